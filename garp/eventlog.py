@@ -1,0 +1,62 @@
+"""The run's append-only event log (JSONL). It is the truth that checks and panels read."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+
+class EventLog:
+    """Thread-safe JSONL writer that also keeps the events in memory.
+
+    Each event is a dict with at least `kind` and `t` (game seconds since the
+    scenario's start-date midnight). Listeners are called on the emitting thread.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path else None
+        self.events: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._listeners: list[Callable[[dict[str, Any]], None]] = []
+        self._file = None
+        if self.path:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = self.path.open("w", encoding="utf-8")
+
+    def emit(self, kind: str, t: float, **fields: Any) -> dict[str, Any]:
+        event = {"kind": kind, "t": round(float(t), 3), **fields}
+        line = json.dumps(event, sort_keys=True, default=str)
+        with self._lock:
+            self.events.append(event)
+            if self._file:
+                self._file.write(line + "\n")
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(event)
+        return event
+
+    def subscribe(self, listener: Callable[[dict[str, Any]], None]) -> None:
+        with self._lock:
+            self._listeners.append(listener)
+
+    def of_kind(self, *kinds: str) -> list[dict[str, Any]]:
+        with self._lock:
+            return [e for e in self.events if e["kind"] in kinds]
+
+    def flush(self) -> None:
+        with self._lock:
+            if self._file:
+                self._file.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._file:
+                self._file.close()
+                self._file = None
+
+    @staticmethod
+    def read(path: str | Path) -> list[dict[str, Any]]:
+        with Path(path).open(encoding="utf-8") as f:
+            return [json.loads(line) for line in f if line.strip()]
