@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 import garp.engine.memory_store as ms
+from garp.engine import memory_persist
+from garp.engine.memory_persist import COMPACT_EVERY_WRITES
 from garp.engine.memory_store import MemoryRecord, MemoryStore, ebbinghaus_retention, initial_stability
 from garp.errors import GarpError
 
@@ -225,7 +227,7 @@ def test_update_validates(store):
 
 
 def test_background_writer_flushes_on_its_own(tmp_path, monkeypatch):
-    monkeypatch.setattr(ms, "FLUSH_SECONDS", 0.05)
+    monkeypatch.setattr(memory_persist, "FLUSH_SECONDS", 0.05)
     s = MemoryStore(tmp_path / "mem")
     s.add(rec(), unit(15))
     deadline = time.monotonic() + 10
@@ -237,13 +239,13 @@ def test_background_writer_flushes_on_its_own(tmp_path, monkeypatch):
 
 def test_compaction_keeps_versions_bounded(tmp_path):
     s = MemoryStore(tmp_path / "mem")
-    for i in range(3 * ms.COMPACT_EVERY_WRITES):
+    for i in range(3 * COMPACT_EVERY_WRITES):
         s.add(rec(description=f"m{i}"), unit(i))
         s.flush()  # one LanceDB version per flush
-        assert s.storage_stats()["versions"] <= ms.COMPACT_EVERY_WRITES + 2
+        assert s.storage_stats()["versions"] <= COMPACT_EVERY_WRITES + 2
     s.compact()
     st = s.storage_stats()
-    assert st["rows"] == 3 * ms.COMPACT_EVERY_WRITES and st["versions"] == 1 and st["fragments"] == 1
+    assert st["rows"] == 3 * COMPACT_EVERY_WRITES and st["versions"] == 1 and st["fragments"] == 1
     s.close()
 
 
