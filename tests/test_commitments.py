@@ -1,0 +1,119 @@
+"""Commitments: host beats hearsay (VI-e), duplicates merge, times resolved by code (VI-b)."""
+
+from datetime import date
+
+import pytest
+
+from garp.mind.commitments import (
+    CommitmentBook, CommitmentExtraction, ExtractedPlan, ExtractionInputs, commitments_from_extraction,
+    make_commitment, match_place, parse_day_index, parse_time_of_day, resolve_when,
+)
+
+START = date(2026, 1, 1)  # a Thursday
+D = 86400.0
+PLACES = ["Ludwig's House", "Hobbs Cafe", "School Music Room", "Library"]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("at 19:00", 19 * 3600), ("7pm", 19 * 3600), ("7:30 pm", 19.5 * 3600), ("at 7", 19 * 3600),
+    ("9 am", 9 * 3600), ("noon", 12 * 3600), ("midnight", 0), ("8 o'clock tonight", 20 * 3600),
+    ("tomorrow evening", 19 * 3600), ("12am", 0), ("nothing here", None),
+])
+def test_time_of_day(text, expected):
+    assert parse_time_of_day(text) == expected
+
+
+def test_day_words_and_dates():
+    assert parse_day_index("tomorrow at 7", 1, START) == 2
+    assert parse_day_index("the day after tomorrow", 1, START) == 3
+    assert parse_day_index("tonight", 4, START) == 4
+    assert parse_day_index("party on 3 Jan", 0, START) == 2
+    assert parse_day_index("January 3rd", 0, START) == 2
+    assert parse_day_index("on Saturday", 0, START) == 2  # 1 Jan 2026 is a Thursday
+    assert parse_day_index("next Thursday", 0, START) == 7
+    assert parse_day_index("2026-01-05", 0, START) == 4
+    assert parse_day_index("3 Jan", 0, date(2025, 12, 30)) == 4  # across the new year
+    assert parse_day_index("some day", 0, START) is None
+
+
+def test_resolve_when_against_the_clock():
+    now = 1 * D + 10 * 3600  # day 1, 10:00
+    assert resolve_when("tomorrow at 7pm", now, START) == 2 * D + 19 * 3600
+    assert resolve_when("at 7pm", now, START) == 1 * D + 19 * 3600  # later today
+    assert resolve_when("at 9am", now, START) == 2 * D + 9 * 3600  # already past today → tomorrow
+    assert resolve_when("on 3 Jan at 18:30", now, START) == 2 * D + 18.5 * 3600
+    assert resolve_when("sometime", now, START) is None
+
+
+def test_host_statement_wins_over_second_hand_either_order():
+    rumour = make_commitment("birthday party", 2 * D + 20 * 3600, "Hobbs Cafe", "Ludwig",
+                             participants=["Maria"], source="second-hand", heard_from="Klaus", created_t=D)
+    host = make_commitment("Ludwig's birthday party", 2 * D + 19 * 3600, "Ludwig's House", "Ludwig",
+                           participants=["Maria"], source="heard-from-host", heard_from="Ludwig", created_t=D + 60)
+    for first, second in ((rumour, host), (host, rumour)):
+        book = CommitmentBook("Maria")
+        book.add(first)
+        book.add(second)
+        assert len(book) == 1
+        (c,) = book.for_day(2)
+        assert (c.start, c.place, c.source) == (2 * D + 19 * 3600, "Ludwig's House", "heard-from-host")
+    # a different host's event is a different commitment
+    book.add(make_commitment("jam session", 2 * D + 15 * 3600, "School Music Room", "Erica"))
+    assert len(book) == 2 and [c.what for c in book.for_day(2)][0] == "jam session"
+
+
+def test_duplicates_merge_participants_and_keep_id():
+    book = CommitmentBook("Ludwig")
+    a = book.add(make_commitment("birthday party", 2 * D + 19 * 3600, "Ludwig's House", "Ludwig",
+                                 participants=["Maria"], created_t=100))
+    b = book.add(make_commitment("my birthday party", 2 * D + 19 * 3600, "Ludwig's House", "Ludwig",
+                                 participants=["Klaus"], created_t=200))
+    assert len(book) == 1 and b.id == a.id and b.created_t == 100
+    assert set(b.participants) == {"Ludwig", "Maria", "Klaus"}
+    assert book.upcoming(2 * D + 18.5 * 3600, 3600) == [b] and book.upcoming(D, 3600) == []
+    assert CommitmentBook.from_dict(book.to_dict()).all() == book.all()
+
+
+def test_place_matching():
+    assert match_place("the cafe", PLACES) == "Hobbs Cafe"
+    assert match_place("Ludwigs house", PLACES) == "Ludwig's House"
+    assert match_place("music room", PLACES) == "School Music Room"
+    assert match_place("the libary", PLACES) == "Library"
+    assert match_place("Atlantis", PLACES, "home") == "home"
+
+
+def _inputs(lines, now=1 * D + 10 * 3600):
+    return ExtractionInputs(speakers=["Ludwig", "Maria"], lines=lines, now_t=now, start_date=START,
+                            known_places=PLACES, known_agents=["Ludwig", "Maria", "Klaus"])
+
+
+def test_extraction_is_grounded_in_the_transcript():
+    fn = CommitmentExtraction()
+    lines = ["Ludwig: Maria, come to my birthday party tomorrow at 7pm at my house!",
+             "Maria: I'd love to, see you there."]
+    # the model paraphrased the time wrongly and misspelt the place: code repairs both
+    out = fn.check(_inputs(lines), ExtractedPlan(agreed=True, what="birthday party", when="tomorrow 8pm",
+                                                 where="Ludwigs house", proposed_by="ludwig"))
+    got = commitments_from_extraction(_inputs(lines), out)
+    assert got["Ludwig"].source == "own" and got["Maria"].source == "heard-from-host"
+    assert got["Maria"].start == 2 * D + 19 * 3600 and got["Maria"].place == "Ludwig's House"
+    assert got["Maria"].id == got["Ludwig"].id
+    # "agreed" with no time in the conversation is not a commitment (fallback = none)
+    chat = ["Ludwig: Nice weather.", "Maria: Yes, lovely."]
+    with pytest.raises(ValueError):
+        fn.check(_inputs(chat), ExtractedPlan(agreed=True, what="walk", when="tomorrow", where="Library"))
+    assert fn.fallback(_inputs(chat)).agreed is False
+    # a place that is not on the map drops it
+    with pytest.raises(ValueError):
+        fn.check(_inputs(["Ludwig: Let's meet at 7pm at the pier.", "Maria: Sure."]),
+                 ExtractedPlan(agreed=True, what="meet", when="7pm", where="the pier"))
+
+
+def test_second_hand_account_of_a_third_persons_party():
+    lines = ["Klaus: Ludwig's party is tomorrow at 8pm at Ludwig's House, let's go together.", "Maria: Sure."]
+    inputs = ExtractionInputs(speakers=["Klaus", "Maria"], lines=lines, now_t=D + 3600, start_date=START,
+                              known_places=PLACES, known_agents=["Ludwig", "Maria", "Klaus"])
+    got = commitments_from_extraction(inputs, ExtractedPlan(agreed=True, what="Ludwig's party", when="tomorrow 8pm",
+                                                            where="Ludwig's House", proposed_by="Klaus"))
+    assert got["Maria"].host == "Ludwig" and got["Maria"].source == "second-hand"
+    assert got["Maria"].heard_from == "Klaus" and got["Maria"].proposer == "Klaus"

@@ -1,0 +1,120 @@
+"""Conversations (III-A9, VI-g): booking, cooldown, gate, guard, line checks, a real-model chat."""
+
+import asyncio
+import random
+from datetime import date
+
+import pytest
+
+from garp.mind.conversation import (
+    COOLDOWN_S, MAX_LINE_WORDS, ConversationLine, ConversationManager, LineInputs, LineOut, SocialState,
+    SpeakerContext, conversation_effects, run_conversation,
+)
+
+
+def state(name, x=0.0, y=0.0, **kw):
+    return SocialState(name=name, x=x, y=y, **kw)
+
+
+def test_booking_blocks_a_third_agent_until_release():
+    cm = ConversationManager()
+    cid = cm.book("Ana", "Ben", 100.0, paused={"Ana": "birthday party", "Ben": "birthday party"})
+    assert cid is not None and cm.is_booked("Ana") and cm.is_booked("Ben")
+    assert cm.book("Cleo", "Ana", 110.0) is None
+    assert cm.book("Ben", "Cleo", 110.0) is None
+    assert cm.paused_activity("Ana") == "birthday party"  # the gathering is paused, not ended
+    ok, why = cm.precheck(state("Cleo"), state("Ana"), 120.0, random.Random(0))
+    assert not ok and why == "already in a conversation"
+    assert cm.release("Ana", "Cleo") == {}  # not a pair that is booked together
+    assert cm.release("Ana", "Ben") == {"Ana": "birthday party", "Ben": "birthday party"}
+    assert not cm.is_booked("Ana") and cm.paused_activity("Ana") is None
+    assert cm.book("Cleo", "Ana", 130.0) is not None
+
+
+def test_cooldown_is_16_7_game_minutes_per_pair():
+    assert COOLDOWN_S == pytest.approx(16.7 * 60)
+    cm = ConversationManager()
+    cm.start_cooldown("Ana", "Ben", 1000.0)
+    assert cm.on_cooldown("Ben", "Ana", 1000.0 + COOLDOWN_S - 1)
+    assert not cm.on_cooldown("Ana", "Ben", 1000.0 + COOLDOWN_S)
+    assert not cm.on_cooldown("Ana", "Cleo", 1001.0)
+    ok, why = cm.precheck(state("Ana", chat_probability=1.0), state("Ben"), 1500.0, random.Random(0))
+    assert (ok, why) == (False, "cooldown")
+
+
+def test_chat_gate_follows_personality_and_mood():
+    cm = ConversationManager()
+    rng = random.Random(7)
+    n = 4000
+    outgoing = state("Ana", chat_probability=0.6)
+    withdrawn = state("Ana", chat_probability=0.6, emotion_label="sad", valence=-0.6)
+    rate = sum(cm.gate(outgoing, rng) for _ in range(n)) / n
+    rate_w = sum(cm.gate(withdrawn, rng) for _ in range(n)) / n
+    assert rate == pytest.approx(0.6, abs=0.03) and rate_w == pytest.approx(0.3, abs=0.03)
+    assert not any(cm.gate(state("Ana", chat_probability=0.0), rng) for _ in range(200))
+    far = state("Ben", x=500.0)
+    assert cm.precheck(state("Ana", chat_probability=1.0), far, 0.0, rng) == (False, "out of range")
+    assert cm.precheck(state("Ana", chat_probability=1.0), state("Ben", x=40.0), 0.0, rng) == (True, "ok")
+
+
+def test_guard_keeps_chatter_from_making_someone_late():
+    cm = ConversationManager()
+    t = 18 * 3600.0
+    going = state("Ana", chat_probability=1.0, place="Park", next_commitment="jam session",
+                  next_commitment_start=t + 20 * 60, next_commitment_end=t + 7200, next_commitment_place="School")
+    assert cm.precheck(going, state("Ben"), t, random.Random(0)) == (False, "heading to a commitment")
+    assert cm.precheck(state("Ben", chat_probability=1.0), going, t, random.Random(0))[1] == "heading to a commitment"
+    there = going.model_copy(update={"place": "School"})  # at the gathering: chatting is fine
+    assert cm.precheck(there, state("Ben"), t, random.Random(0)) == (True, "ok")
+    later = going.model_copy(update={"next_commitment_start": t + 3 * 3600, "next_commitment_end": t + 4 * 3600})
+    assert cm.precheck(later, state("Ben"), t, random.Random(0)) == (True, "ok")
+
+
+def test_line_check_rejects_empty_repeated_and_parroted_lines():
+    fn = ConversationLine()
+    inputs = LineInputs(speaker="Ana", listener="Ben", persona_text="Ana is kind.", emotion="calm",
+                        relationship="a friend", history=["Ana: Hello there, Ben!", "Ben: Hi Ana, how are you?"],
+                        exemplars=["Oh, I love hearing about that!"])
+    for bad in ["            ", "Hello there, Ben!", "Ana: hello there ben", "oh, I love hearing about that!",
+                "Ana's last line here", "Ben"]:
+        with pytest.raises(ValueError):
+            fn.check(inputs, LineOut.model_construct(line=bad))
+    long = " ".join(["go"] * 50)
+    assert len(fn.check(inputs, LineOut(line=long)).line.split()) == MAX_LINE_WORDS
+    assert fn.check(inputs, LineOut(line='Ana: "I am well, thanks."')).line == "I am well, thanks."
+    fb = fn.fallback(inputs)
+    assert fb.line and fb.line.lower() not in {"hello there, ben!", "hi ana, how are you?"}
+
+
+@pytest.mark.model
+def test_two_agent_conversation_with_the_real_model(scheduler):
+    a = SpeakerContext(name="Ludwig", persona_text="Ludwig is a cheerful piano teacher. By temperament, Ludwig is "
+                       "very extraverted.", emotion="excited", relationship="Maria is a close friend",
+                       exemplars=["Come on, the more the merrier!"],
+                       urgent_thoughts=["Ludwig is hosting his birthday party tomorrow at 7pm at Ludwig's House"],
+                       place="Park")
+    b = SpeakerContext(name="Maria", persona_text="Maria is a quiet librarian. By temperament, Maria is quite "
+                       "introverted.", emotion="calm", relationship="Ludwig is a good friend", reserved=True,
+                       exemplars=["Hm. That sounds fine, I suppose."], memories=["Maria read a novel this morning"],
+                       place="Park")
+    seen, records = [], []
+    t = 86400.0 + 10 * 3600
+
+    async def chat():
+        tr = await run_conversation(a, b, scheduler, t, on_line=seen.append, records=records)
+        fx = await conversation_effects(tr, scheduler, known_places=["Ludwig's House", "Park", "Library"],
+                                        known_agents=["Ludwig", "Maria"], start_date=date(2026, 1, 1),
+                                        clock_label="Friday 2 January, 10:00", records=records)
+        return tr, fx
+
+    tr, fx = asyncio.run(chat())
+    assert 2 <= len(tr.lines) <= 6 and seen == tr.lines
+    assert [l.speaker for l in tr.lines] == (["Ludwig", "Maria"] * 3)[:len(tr.lines)]
+    texts = [l.text for l in tr.lines]
+    assert all(t_.strip() and len(t_.split()) <= MAX_LINE_WORDS for t_ in texts)
+    assert len(set(texts)) == len(texts)  # no line repeated
+    assert set(fx.summaries) == {"Ludwig", "Maria"} and all(len(s.split()) >= 4 for s in fx.summaries.values())
+    assert fx.lines == tr.as_text() and fx.cooldown_pair == ("Ludwig", "Maria")
+    assert {r.function for r in records} >= {"conversation_line", "conversation_summary"}
+    for owner, c in fx.commitments.items():  # if an arrangement was extracted, it is grounded and valid
+        assert owner in ("Ludwig", "Maria") and c.place in ("Ludwig's House", "Park", "Library") and c.start > t

@@ -1,0 +1,235 @@
+"""Plan repair (VI-b, commitments), the plan tree, and a real-model day plan (III-A1)."""
+
+import asyncio
+from datetime import date
+
+import pytest
+
+from garp.mind.commitments import CommitmentBook, make_commitment
+from garp.mind.planning import (
+    DAY_S, FREE_TIME, MEALS, PlanContext, PlanNode, Planner, PlanTree, is_meal, is_sleep, minute_steps,
+    nodes_from_times, plan_repair,
+)
+
+START = date(2026, 1, 1)  # day 0 = 1 Jan, day 1 = 2 Jan, day 2 = 3 Jan
+PLACES = ["Ludwig's House", "Erica's House", "Hobbs Cafe", "Library", "Park", "School Music Room", "Shop"]
+HOME = "Erica's House"
+
+
+def day_plan(items, day=1):
+    return nodes_from_times(items, day)
+
+
+def assert_valid(nodes, day):
+    d0 = day * DAY_S
+    assert nodes[0].start == d0 and nodes[-1].end == d0 + DAY_S
+    for a, b in zip(nodes, nodes[1:]):
+        assert a.end == b.start, f"gap or overlap between {a.label()} and {b.label()}"
+    assert all(n.end > n.start for n in nodes)
+    assert all(n.place in PLACES for n in nodes)
+    assert is_sleep(nodes[0].description) and is_sleep(nodes[-1].description)
+    for meal, (lo, hi, _, _) in MEALS.items():
+        assert any(is_meal(n.description) and n.start < d0 + hi and n.end > d0 + lo for n in nodes), meal
+
+
+def test_wrong_day_event_removed_preparation_kept():
+    raw = day_plan([("07:00", "wake up", "home"), ("09:00", "work at the cafe", "Hobbs cafe"),
+                    ("12:00", "buy a gift for the party", "shop"),
+                    ("15:00", "attend the party on 3 Jan", "Ludwigs house"),
+                    ("17:00", "read books", "library"), ("21:00", "watch TV", "home")])
+    out = plan_repair(raw, day=1, home=HOME, known_places=PLACES, start_date=START)
+    descs = [n.description for n in out]
+    assert "attend the party on 3 Jan" not in descs
+    assert "buy a gift for the party" in descs
+    assert_valid(out, 1)
+    # the same block on its own day stays
+    raw2 = day_plan([("07:00", "wake up", "home"), ("15:00", "attend the party on 3 Jan", "Ludwigs house")], day=2)
+    assert any("party" in n.description for n in plan_repair(raw2, day=2, home=HOME, known_places=PLACES,
+                                                               start_date=START))
+
+
+def test_other_days_commitment_without_date_is_removed():
+    party = make_commitment("birthday party", 2 * DAY_S + 19 * 3600, "Ludwig's House", "Ludwig")
+    raw = day_plan([("08:00", "breakfast", "home"), ("18:00", "go to the birthday party", "Ludwig's House"),
+                    ("16:00", "bake a cake for the birthday party", "home")])
+    out = plan_repair(raw, day=1, home=HOME, known_places=PLACES, other_commitments=[party], start_date=START)
+    descs = [n.description for n in out]
+    assert "go to the birthday party" not in descs
+    assert "bake a cake for the birthday party" in descs
+
+
+def test_overlaps_fixed_gaps_filled_places_mapped():
+    raw = [PlanNode(start=DAY_S + 8 * 3600, end=DAY_S + 11 * 3600, description="read at the library", place="the libary"),
+           PlanNode(start=DAY_S + 10 * 3600, end=DAY_S + 12 * 3600, description="walk in the park", place="Central Park"),
+           PlanNode(start=DAY_S + 14 * 3600, end=DAY_S + 15 * 3600, description="coffee", place="Atlantis"),
+           PlanNode(start=DAY_S + 16 * 3600, end=DAY_S + 17 * 3600, description="practice piano", place="music room")]
+    out = plan_repair(raw, day=1, home=HOME, known_places=PLACES, start_date=START)
+    assert_valid(out, 1)
+    by = {n.description: n for n in out}
+    assert by["read at the library"].place == "Library"
+    assert by["walk in the park"].place == "Park"
+    assert by["coffee"].place == HOME  # unknown place → home
+    assert by["practice piano"].place == "School Music Room"
+    lib = [n for n in out if n.description == "read at the library"]
+    assert max(n.end for n in lib) <= DAY_S + 10 * 3600  # the later block won the overlap
+    # the 15:00-16:00 gap is covered by extending the previous activity (or free time at home)
+    at = next(n for n in out if n.contains(DAY_S + 15.5 * 3600))
+    assert at.description in ("coffee", FREE_TIME)
+
+
+def test_missing_commitment_reinserted_at_time_and_place_with_travel():
+    book = CommitmentBook("Erica")
+    jam = book.add(make_commitment("jam session", DAY_S + 18 * 3600, "School Music Room", "Ludwig",
+                                   participants=["Erica"], source="heard-from-host", heard_from="Ludwig"))
+    raw = day_plan([("07:00", "wake up", "home"), ("09:00", "work", "Hobbs Cafe"), ("17:00", "watch TV", "home"),
+                    ("22:00", "sleep", "home")])
+    out = plan_repair(raw, day=1, home=HOME, known_places=PLACES, commitments=book.for_day(1), start_date=START)
+    assert_valid(out, 1)
+    block = next(n for n in out if n.commitment_id == jam.id and n.description == "jam session")
+    assert (block.start, block.end, block.place, block.source) == (jam.start, jam.end, "School Music Room", "commitment")
+    travel = next(n for n in out if n.end == jam.start)
+    assert travel.commitment_id == jam.id and travel.place == "School Music Room"
+    # the TV evening resumes after the jam
+    assert any(n.description == "watch TV" and n.start >= jam.end for n in out)
+
+
+def test_sleep_and_meals_inserted_into_a_bare_plan():
+    raw = day_plan([("09:00", "paint", "home"), ("11:00", "garden", "Park"), ("18:00", "read", "Library")], day=0)
+    out = plan_repair(raw, day=0, home=HOME, known_places=PLACES)
+    assert_valid(out, 0)
+    assert [n.description for n in out if n.source == "repair" and is_meal(n.description)] == \
+        ["have breakfast", "have lunch", "have dinner"]
+    lunch = next(n for n in out if n.description == "have lunch")
+    assert lunch.place == "Park"  # lunch where the agent is at the time
+
+
+def test_tree_current_boundary_and_replace_window_keeps_structure():
+    nodes = plan_repair(day_plan([("07:00", "wake", "home"), ("09:00", "work", "Hobbs Cafe"),
+                                  ("17:00", "walk", "Park")]), day=1, home=HOME, known_places=PLACES)
+    tree = PlanTree(day=1, nodes=nodes)
+    t = DAY_S + 10 * 3600
+    work = tree.current(t)
+    assert work.description == "work"
+    kids = nodes_from_times([("09:00", "check emails", None), ("10:30", "serve coffee", None)], 1, "hour",
+                            window=(work.start, work.end))
+    tree.replace_window(work.start, work.end, kids)
+    assert tree.current(t).description == "check emails"
+    assert tree.next_boundary(t) == DAY_S + 10.5 * 3600
+    replan = nodes_from_times([("11:00", "fix the espresso machine", None)], 1, "hour", window=(t + 3600, work.end))
+    tree.replace_window(t + 3600, work.end, replan)
+    assert [c.description for c in work.children] == ["check emails", "serve coffee", "fix the espresso machine"]
+    assert [n.description for n in tree.nodes] == [n.description for n in nodes]  # day level untouched
+    again = PlanTree.from_dict(tree.to_dict())
+    assert again == tree and again.current(t + 7200).description == "fix the espresso machine"
+    mins = minute_steps(nodes_from_times([("10:00", "a", None), ("10:02", "b", None), ("10:40", "c", None)], 1,
+                                         "minute", window=(DAY_S + 36000, DAY_S + 39600)))
+    assert all(5 * 60 <= n.end - n.start <= 15 * 60 for n in mins)
+
+
+@pytest.mark.model
+def test_real_model_day_plan_is_repaired_valid(scheduler):
+    book = CommitmentBook("Erica")
+    jam = book.add(make_commitment("jam session", DAY_S + 18 * 3600, "School Music Room", "Ludwig",
+                                   participants=["Erica"], source="heard-from-host"))
+    ctx = PlanContext(name="Erica", age=27, adjectives="quite extraverted, a bit curious", occupation="barista",
+                      lifestyle="wakes at 7, sleeps at 23", routine="works at Hobbs Cafe, plays guitar in the evening",
+                      home=HOME, workplace="Hobbs Cafe", emotion="content", urgent_needs="Erica is hungry",
+                      known_places=PLACES, start_date=START)
+    planner = Planner(scheduler, book, agent="Erica")
+    tree = asyncio.run(planner.make_day(1, ctx, date_label="Friday 2 January"))
+    assert planner.records and planner.records[0].function == "daily_plan"
+    assert_valid(tree.nodes, 1)
+    assert any(n.commitment_id == jam.id and n.start == jam.start and n.place == jam.place for n in tree.nodes)
+    due = planner.due_decompositions(DAY_S + 8.75 * 3600)
+    assert due and all(n.start <= DAY_S + 9.25 * 3600 for n in due)
+
+
+# --- perception reactions (III-A7) ---------------------------------------------------------
+def _stove_registry():
+    from garp.paths import ASSETS
+    from garp.world.objects import ObjectRegistry, WorldObject, load_object_types
+
+    kind = load_object_types(ASSETS / "objects.json")["stove"]
+    stove = WorldObject(id="stove-1", type="stove", name=kind.name, kind=kind, x=64, y=64, tile=(2, 2),
+                        place="Maya's House", room="Kitchen", owners=["Maya"])
+    return ObjectRegistry([stove])
+
+
+def test_reaction_planned_object_taken_triggers_replan_and_memory():
+    from garp.mind.reaction import react_to_state_change
+    from garp.world.perception import PerceptionEvent
+
+    reg = _stove_registry()
+    reg.occupy("stove-1", "Tom", 100.0, "cook")
+    ev = PerceptionEvent("object_state", "Maya", "stove-1", reg.get("stove-1").describe_state(), "idle", "in use", 100.0)
+    r = react_to_state_change(ev, agent="Maya", planned_object_id="stove-1", planned_verb="cook",
+                              home="Maya's House", registry=reg)
+    assert r.replan and r.update_affordances and "in use by Tom" in r.memory_text
+    assert r.appraise  # a stranger cooking in Maya's kitchen is salient
+    other = react_to_state_change(ev, agent="Ana", planned_object_id="bed-2", home="Ana's House", registry=reg)
+    assert other.memory_text and not other.replan and not other.appraise
+    own = PerceptionEvent("object_state", "Tom", "stove-1", "the stove is in use by Tom", "idle", "in use", 100.0)
+    assert react_to_state_change(own, agent="Tom", planned_object_id="stove-1", registry=reg).memory_text is None
+    broken = PerceptionEvent("object_state", "Ana", "stove-9", "the stove is broken", "idle", "broken", 5.0)
+    rb = react_to_state_change(broken, agent="Ana", planned_object_id="stove-9")
+    assert rb.appraise and rb.replan
+    enter = PerceptionEvent("object_enter", "Ana", "stove-1", "the stove is idle", "", "idle", 5.0)
+    re_ = react_to_state_change(enter, agent="Ana")
+    assert re_.update_affordances and re_.memory_text is None and not re_.replan
+
+
+class FallbackScheduler:
+    """Answers every call with the function's declared fallback, as the real scheduler does when the model fails."""
+
+    def __init__(self):
+        self.calls = []
+
+    async def call(self, fn, inputs, *, agent, deadline=None, game_time=0.0, retrieved=None):
+        from garp.engine.lmfunction import new_record
+
+        self.calls.append(fn.name)
+        rec = new_record(agent, fn.name, game_time, fn.messages(inputs, False))
+        rec.fallback_used, rec.error = True, "model unavailable"
+        return fn.fallback(inputs), rec
+
+
+def test_planner_orchestration_on_fallbacks_keeps_structure_and_commitments():
+    sched = FallbackScheduler()
+    book = CommitmentBook("Erica")
+    ctx = PlanContext(name="Erica", age=27, adjectives="curious", home=HOME, workplace="Hobbs Cafe",
+                      routine="07:00 wake up; 08:30 walk to work; 09:00 make coffee at Hobbs Cafe; 18:00 guitar",
+                      known_places=PLACES, start_date=START)
+    planner = Planner(sched, book, agent="Erica", minute_level=True)
+    tree = asyncio.run(planner.make_day(1, ctx))
+    assert_valid(tree.nodes, 1)
+    assert any(n.description == "make coffee at Hobbs Cafe" for n in tree.nodes)  # the persona's routine
+    assert all(n.source in ("fallback", "repair") for n in tree.nodes)
+    # a commitment made during the day is in the plan at once
+    jam = planner.add_commitment(make_commitment("jam session", DAY_S + 20 * 3600, "School Music Room", "Ludwig",
+                                                 source="heard-from-host"))
+    assert_valid(tree.nodes, 1)
+    assert any(n.commitment_id == jam.id and n.start == jam.start for n in tree.nodes)
+    day_level = [(n.start, n.description) for n in tree.nodes]
+    t = DAY_S + 9.5 * 3600
+    due = planner.due_decompositions(t)
+    assert due and asyncio.run(planner.lookahead(t)) == len(due)
+    assert tree.current(t).level in ("hour", "minute")
+    assert not any(n.start > t + 1800 and n.children for n in tree.nodes)  # nothing beyond the buffer zone
+    kids = asyncio.run(planner.replan_window(DAY_S + 10 * 3600, "the espresso machine broke"))
+    assert kids and kids[0].start == DAY_S + 10 * 3600 and kids[0].source == "fallback"
+    assert [(n.start, n.description) for n in tree.nodes] == day_level  # broader structure kept
+    assert asyncio.run(planner.replan_window(jam.start + 60, "rain")) == []  # commitments are not replanned
+    assert sched.calls[0] == "daily_plan" and "hourly_decomposition" in sched.calls
+
+
+@pytest.mark.parametrize("routine", ["", "07:00 wake up", "wakes at 7, 13:00 lunch at the Park, 19:30 dinner",
+                                     "06:00 run; 07:00 shower; 08:00 work at Library; 12:00 lunch; 13:00 work; "
+                                     "17:00 gym; 19:00 dinner; 21:00 read; 22:30 sleep"])
+def test_routine_fallback_is_always_a_valid_day_plan(routine):
+    from garp.mind.planning import DailyPlan, DailyPlanInputs
+
+    ctx = PlanContext(name="Erica", home=HOME, workplace="Hobbs Cafe", routine=routine, known_places=PLACES)
+    out = DailyPlan().fallback(DailyPlanInputs(ctx=ctx, day=0, date_label="1 Jan"))
+    assert 5 <= len(out.activities) <= 8
+    nodes = nodes_from_times([(a.start, a.activity, a.place) for a in out.activities], 0, "day", "fallback")
+    assert_valid(plan_repair(nodes, day=0, home=HOME, known_places=PLACES), 0)
