@@ -1,0 +1,215 @@
+"""One agent's memory stream: formation, async poignancy, urgent thoughts, retrieval (III-A2, III-A9).
+
+A memory is written at once with a provisional poignancy (3) and scored by the model in
+the background (paper IV-E, "async poignancy"); the score then updates the record, feeds
+the urgent-thought buffer (poignancy >= 7, FIFO of 3) and the cumulative counter that
+triggers reflection (III-A10). Retrieval embeds the query once and ranks with Eq. 1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel
+
+from garp.engine.lmfunction import CallRecord, LMFunction
+from garp.engine.memory_store import DEFAULT_POIGNANCY, MemoryRecord, MemoryStore, ScoredMemory
+
+log = logging.getLogger(__name__)
+
+# --- tunables (paper III-A2, III-A9, III-A10) ------------------------------------------
+URGENT_POIGNANCY = 7          # memories at or above this become urgent thoughts (III-A9)
+URGENT_CAPACITY = 3           # FIFO size of the urgent-thought buffer (III-A9)
+REFLECTION_THRESHOLD = 50     # cumulative poignancy that triggers reflection (III-A10)
+POIGNANCY_PRIORITY = 8        # lowest-priority model work: the fast path never waits on it
+
+Rating = Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+
+
+class PoignancyReply(BaseModel):
+    rating: Rating
+
+
+@dataclass
+class PoignancyInputs:
+    name: str
+    personality_text: str
+    description: str
+    type: str
+
+
+class Poignancy(LMFunction[PoignancyInputs, PoignancyReply]):
+    """How much one memory matters to its owner, 1-10 with anchors."""
+
+    name = "poignancy"
+    Output = PoignancyReply
+    priority = POIGNANCY_PRIORITY
+    temperature = 0.0
+    max_tokens = 16
+
+    def messages(self, inputs: PoignancyInputs, reasoning: bool) -> list[dict]:
+        system = (
+            "Rate how much a memory matters to the person who has it, on a scale from 1 to 10. "
+            "1 = mundane and forgotten by tomorrow (brushing teeth, making the bed, a routine walk). "
+            "4 = worth remembering (a pleasant chat, a new recipe). 7 = important (an invitation, "
+            "a quarrel, a worry about an upcoming event). 10 = life-changing (a loss, a betrayal, "
+            "falling in love). Reply with JSON: rating.")
+        user = (f"Person: {inputs.personality_text}\nMemory ({inputs.type}): {inputs.description}\n"
+                f"How much does this memory matter to {inputs.name}?")
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+    def fallback(self, inputs: PoignancyInputs) -> PoignancyReply:
+        return PoignancyReply(rating=DEFAULT_POIGNANCY)
+
+
+def _rating(value: float) -> int:
+    """A caller-given poignancy as an int on the 1-10 scale."""
+    return max(1, min(10, int(round(value))))
+
+
+class AgentMemory:
+    """One agent's view of the shared MemoryStore. Uses no clock: callers pass game time `t`."""
+
+    def __init__(self, owner: str, store: MemoryStore, embedder, scheduler=None, *,
+                 personality_text: str = "") -> None:
+        self.owner = owner
+        self.store = store
+        self.embedder = embedder
+        self.scheduler = scheduler
+        self.personality_text = personality_text
+        self.urgent_thoughts: deque[str] = deque(maxlen=URGENT_CAPACITY)
+        self.poignancy_since_reflection = 0
+        self.last_reflection_t: float | None = None
+        self.calls: list[CallRecord] = []     # poignancy calls, newest last (bounded)
+        self.errors: list[str] = []
+        self._tasks: set[asyncio.Task] = set()
+        self._unscored: list[MemoryRecord] = []
+
+    # --- formation ----------------------------------------------------------------------
+    async def remember(self, description: str, *, t: float, type: str, location: str = "",
+                       emotion: str = "neutral", intensity: float = 0.0, subject: str = "",
+                       predicate: str = "", object: str = "", evidence=(), poignancy: int | None = None,
+                       header: str = "") -> MemoryRecord:
+        """Write now with a provisional poignancy; the model's score arrives asynchronously."""
+        vec = (await self.embedder.aembed([description]))[0]
+        rec = self._make(description, t=t, type=type, location=location, emotion=emotion, intensity=intensity,
+                         subject=subject, predicate=predicate, object=object, evidence=evidence,
+                         poignancy=poignancy, header=header)
+        self.store.add(rec, vec)
+        if poignancy is not None:
+            self._scored(rec, rec.poignancy, count=True)
+        else:
+            self._schedule(rec)
+        return rec
+
+    def _make(self, description: str, *, t: float, type: str, poignancy: int | None, intensity: float,
+              evidence=(), **fields) -> MemoryRecord:
+        return MemoryRecord(
+            observer=self.owner, description=description, created=t, type=type,
+            emotion_intensity=max(0.0, min(1.0, intensity)), evidence=[str(e) for e in evidence],
+            poignancy=_rating(poignancy) if poignancy is not None else DEFAULT_POIGNANCY,
+            poignancy_scored=poignancy is not None, **fields)
+
+    def seed(self, persona, t: float) -> list[MemoryRecord]:
+        """Load the persona's seed memories (authored rules get their condition as header).
+
+        Seeds do not count toward reflection; those without a poignancy are scored once a
+        loop runs (`score_pending`)."""
+        seeds = persona.seed_memories
+        if not seeds:
+            return []
+        vecs = self.embedder.embed([s.text for s in seeds])
+        out = []
+        for s, vec in zip(seeds, vecs, strict=True):
+            rec = self._make(s.text, t=t, type=s.type, poignancy=s.poignancy, intensity=0.0,
+                             header=s.condition or "")
+            self.store.add(rec, vec)
+            if s.poignancy is not None:
+                self._scored(rec, s.poignancy, count=False)
+            else:
+                self._unscored.append(rec)
+            out.append(rec)
+        return out
+
+    def score_pending(self) -> None:
+        """Schedule scoring of seeds written before the cognition loop started."""
+        pending, self._unscored = self._unscored, []
+        for rec in pending:
+            self._schedule(rec, count=False)
+
+    # --- async poignancy ----------------------------------------------------------------
+    def _schedule(self, rec: MemoryRecord, count: bool = True) -> None:
+        if self.scheduler is None:
+            self._scored(rec, Poignancy().fallback(self._inputs(rec)).rating, count)
+            return
+        task = asyncio.get_running_loop().create_task(self._score(rec, count))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _inputs(self, rec: MemoryRecord) -> PoignancyInputs:
+        return PoignancyInputs(self.owner, self.personality_text, rec.description, rec.type)
+
+    async def _score(self, rec: MemoryRecord, count: bool) -> None:
+        try:
+            reply, call = await self.scheduler.call(Poignancy(), self._inputs(rec), agent=self.owner,
+                                                    game_time=rec.created)
+            self.calls = (self.calls + [call])[-50:]
+            self.store.update(rec.id, poignancy=reply.rating, poignancy_scored=not call.fallback_used)
+            self._scored(rec, reply.rating, count)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # noqa: BLE001 — a closed store must not kill the agent's loop
+            self.errors.append(f"poignancy for {rec.id}: {type(e).__name__}: {e}")
+            log.warning("poignancy scoring failed for %s: %s", self.owner, e)
+
+    def _scored(self, rec: MemoryRecord, rating: int, count: bool) -> None:
+        if count:
+            self.poignancy_since_reflection += rating
+        if rating >= URGENT_POIGNANCY:
+            if rec.description in self.urgent_thoughts:
+                self.urgent_thoughts.remove(rec.description)
+            self.urgent_thoughts.append(rec.description)
+
+    @property
+    def pending(self) -> int:
+        return len(self._tasks)
+
+    async def drain(self) -> None:
+        """Wait until every scheduled poignancy score has arrived (lockstep runs, tests)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # --- reflection bookkeeping (III-A10) -------------------------------------------------
+    def reflection_due(self) -> bool:
+        return self.poignancy_since_reflection > REFLECTION_THRESHOLD
+
+    def reset_reflection(self, t: float) -> None:
+        self.poignancy_since_reflection = 0
+        self.last_reflection_t = t
+
+    def since_last_reflection(self) -> list[MemoryRecord]:
+        """Memories formed since the last reflection (all, before the first), newest first."""
+        recs = self.store.records(self.owner)
+        if self.last_reflection_t is None:
+            return recs
+        return [r for r in recs if r.created >= self.last_reflection_t]
+
+    # --- retrieval ------------------------------------------------------------------------
+    async def retrieve(self, query: str, *, t: float, k: int = 5, types=None, emotion: str | None = None,
+                       mode: str = "recency") -> list[ScoredMemory]:
+        vec = (await self.embedder.aembed([query]))[0]
+        return self.store.retrieve(self.owner, vec, now=t, k=k, types=types, emotion=emotion, mode=mode)
+
+    async def retrieve_by_type(self, query: str, *, t: float, k: int = 5, types=("event", "thought", "chat"),
+                               emotion: str | None = None, mode: str = "recency") -> dict[str, list[ScoredMemory]]:
+        """One embedding of the query, ranked per memory type (paper IV-B amortisation)."""
+        vec = (await self.embedder.aembed([query]))[0]
+        return {ty: self.store.retrieve(self.owner, vec, now=t, k=k, types=[ty], emotion=emotion, mode=mode)
+                for ty in types}
+
+    def recent(self, n: int = 12, types=None) -> list[MemoryRecord]:
+        return self.store.records(self.owner, types)[:n]

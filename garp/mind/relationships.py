@@ -1,0 +1,332 @@
+"""Relationships: familiarity, trust, sentiment, appraised after each conversation (paper III-A6).
+
+After a conversation each participant's view is re-appraised by the model at temperature 0.
+It answers with a one-line reason and two *named* changes; code maps the names to fixed
+deltas, applies the active scene hooks, scales by warmth, clamps to what one conversation
+may do, and falls back to the small nudge of an ordinary chat if the reply is unusable.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Annotated, Callable, Iterable, Iterator, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from garp.engine.lmfunction import CallRecord, LMFunction
+
+# --- tunables (paper III-A6) ----------------------------------------------------------
+SENTIMENT_CHANGES: dict[str, float] = {   # named change -> sentiment delta
+    "much colder": -0.45, "colder": -0.25, "a little colder": -0.1, "unchanged": 0.0,
+    "a little warmer": 0.1, "warmer": 0.25, "much warmer": 0.45,
+}
+TRUST_CHANGES: dict[str, float] = {       # named change -> trust delta
+    "much less trusting": -0.4, "less trusting": -0.2, "a little less trusting": -0.1, "unchanged": 0.0,
+    "a little more trusting": 0.1, "more trusting": 0.2, "much more trusting": 0.4,
+}
+SENTIMENT_CLAMP = 0.6          # |sentiment change| per conversation
+TRUST_CLAMP = 0.5              # |trust change| per conversation
+FAMILIARITY_CLAMP = 0.3        # familiarity gain per conversation (never negative)
+FAMILIARITY_GAIN = 0.2         # gain x (1 - familiarity): knowing someone better saturates (ours;
+                               # 0.9 -> 0.92 as in the paper's Fig. 10)
+FALLBACK_DELTAS = (0.05, 0.02, 0.1)   # sentiment, trust, familiarity of an ordinary chat
+STRANGER_FAMILIARITY = 0.05    # a first meeting creates the relationship at these values
+STRANGER_TRUST = 0.5
+STRANGER_SENTIMENT = 0.0
+STRANGER_BELOW = 0.2           # familiarity under which the other is treated as a stranger (ours)
+APOLOGY_FLOOR = 0.3            # the apology scenes' minimum sentiment gain
+# Anchored pattern (the grammar supports it): one capitalised line, bounded so that the
+# reason cannot eat the token budget before the two named changes are written.
+REASON_PATTERN = r"^[A-Z][^\"\\\n]{8,80}$"
+REASON_CHARS = 100
+
+SentimentName = Literal["much colder", "colder", "a little colder", "unchanged",
+                        "a little warmer", "warmer", "much warmer"]
+TrustName = Literal["much less trusting", "less trusting", "a little less trusting", "unchanged",
+                    "a little more trusting", "more trusting", "much more trusting"]
+
+STRANGER_FRIEND_RULE = (
+    "Judge by the relationship. From a stranger, questions about things one would not tell a stranger "
+    "are a reason for suspicion. From a friend, the same questions show concern, and only a lie, a threat "
+    "or a betrayal makes the view much colder. Ordinary friendly small talk is at most a little warmer.")
+
+
+class RelationshipChange(BaseModel):
+    """What one conversation did to one participant's view of the other."""
+
+    t: float
+    partner: str
+    sentiment: float
+    trust: float
+    familiarity: float
+    reason: str = ""
+    sentiment_name: str = ""
+    trust_name: str = ""
+    fallback: bool = False
+    hooks: list[str] = Field(default_factory=list)
+
+
+class Relationship(BaseModel):
+    """One character's view of another."""
+
+    name: str
+    familiarity: float = Field(STRANGER_FAMILIARITY, ge=0.0, le=1.0)
+    trust: float = Field(STRANGER_TRUST, ge=0.0, le=1.0)
+    sentiment: float = Field(STRANGER_SENTIMENT, ge=-1.0, le=1.0)
+    note: str = ""
+    last_interaction: float | None = None
+    last_change: RelationshipChange | None = None
+
+    @property
+    def closeness(self) -> float:
+        """familiarity x max(sentiment, 0): scales contagion and colours prompts (III-A6)."""
+        return self.familiarity * max(self.sentiment, 0.0)
+
+    @property
+    def stranger(self) -> bool:
+        return self.familiarity < STRANGER_BELOW
+
+    def summary(self, owner: str) -> str:
+        """Natural language for conversation and appraisal prompts."""
+        n, f, s, tr = self.name, self.familiarity, self.sentiment, self.trust
+        kind = ("a stranger to" if f < STRANGER_BELOW else "an acquaintance of" if f < 0.45
+                else "someone well known to" if f < 0.8 else "someone very well known to")
+        feel = ("dislikes" if s <= -0.5 else "feels cool toward" if s < -0.15 else "feels neutral about"
+                if s < 0.15 else "likes" if s < 0.5 else "is very fond of")
+        trust = ("does not trust" if tr < 0.25 else "trusts a little" if tr < 0.45 else "trusts"
+                 if tr < 0.75 else "trusts completely")
+        note = f" ({self.note})" if self.note else ""
+        text = f"{n} is {kind} {owner}{note}. {owner} {feel} {n} and {trust} {n}."
+        if self.last_change and self.last_change.reason:
+            text += f" Last talk: {self.last_change.reason}"
+        return text
+
+
+# --- scene hooks ------------------------------------------------------------------------
+
+@dataclass
+class AppraisalContext:
+    """Raw (pre-warmth) deltas that scene hooks may adjust, plus what they may look at."""
+
+    owner: str
+    partner: str
+    lines: list[tuple[str, str]]
+    sentiment: float
+    trust: float
+    familiarity: float
+    applied: list[str] = field(default_factory=list)
+
+
+Hook = Callable[[AppraisalContext], None]
+_APOLOGY = re.compile(r"\b(sorry|apologi[sz]e|apologies|forgive me|my fault)\b", re.IGNORECASE)
+
+
+def apology_floor(min_sentiment_delta: float = APOLOGY_FLOOR) -> Hook:
+    """An apology from the partner is worth at least this much sentiment (the apology scenes)."""
+    def hook(ctx: AppraisalContext) -> None:
+        if any(speaker == ctx.partner and _APOLOGY.search(text) for speaker, text in ctx.lines):
+            if ctx.sentiment < min_sentiment_delta:
+                ctx.sentiment = min_sentiment_delta
+                ctx.applied.append("apology_floor")
+    return hook
+
+
+HOOK_FACTORIES: dict[str, Callable[..., Hook]] = {"apology_floor": apology_floor}
+
+
+@dataclass
+class _Registered:
+    name: str
+    hook: Hook
+    agents: frozenset[str] | None  # whose appraisals it adjusts; None = everyone's
+
+
+class SceneHooks:
+    """Story-specific appraisal rules, registered per scene and removed when it ends."""
+
+    def __init__(self) -> None:
+        self._hooks: dict[str, list[_Registered]] = {}
+
+    def add(self, scene: str, hook: Hook | str, name: str | None = None, *,
+            agents: Iterable[str] | None = None, **params) -> None:
+        """Register a hook (a callable, or a factory name from HOOK_FACTORIES with `params`)
+        for `scene`; `agents` limits it to those characters' appraisals."""
+        if isinstance(hook, str):
+            if hook not in HOOK_FACTORIES:
+                raise ValueError(f"unknown relationship hook '{hook}'; allowed: {', '.join(HOOK_FACTORIES)}")
+            try:
+                name, hook = name or hook, HOOK_FACTORIES[hook](**params)
+            except TypeError as e:
+                raise ValueError(f"relationship hook '{hook}': bad parameters {sorted(params)} ({e})") from None
+        who = frozenset(agents) if agents is not None else None
+        self._hooks.setdefault(scene, []).append(_Registered(name or getattr(hook, "__name__", "hook"), hook, who))
+
+    def end_scene(self, scene: str) -> None:
+        self._hooks.pop(scene, None)
+
+    def active(self) -> list[str]:
+        return [r.name for regs in self._hooks.values() for r in regs]
+
+    def apply(self, ctx: AppraisalContext) -> None:
+        for regs in self._hooks.values():
+            for r in regs:
+                if r.agents is None or ctx.owner in r.agents:
+                    r.hook(ctx)
+
+    @contextmanager
+    def scene(self, scene: str, *hooks: Hook | str, agents: Iterable[str] | None = None) -> Iterator["SceneHooks"]:
+        for h in hooks:
+            self.add(scene, h, agents=agents)
+        try:
+            yield self
+        finally:
+            self.end_scene(scene)
+
+
+# --- the appraisal LM function ------------------------------------------------------------
+
+class RelationshipReply(BaseModel):
+    reason: Annotated[str, StringConstraints(pattern=REASON_PATTERN)]
+    sentiment: SentimentName
+    trust: TrustName
+
+
+@dataclass
+class RelationshipInputs:
+    owner: str
+    partner: str
+    personality_text: str
+    summary: str
+    lines: list[tuple[str, str]]
+
+
+class RelationshipAppraisal(LMFunction[RelationshipInputs, RelationshipReply]):
+    name = "relationship_appraisal"
+    Output = RelationshipReply
+    priority = 6
+    temperature = 0.0  # a conversation is always judged the same way (III-A6)
+    max_tokens = 110  # an 80-character reason + two names (+ reasoning field)
+
+    def messages(self, inputs: RelationshipInputs, reasoning: bool) -> list[dict]:
+        system = (
+            "You judge how a conversation changed how one person sees another. Reply with JSON: reason "
+            "(one short line), sentiment (one of: " + ", ".join(SENTIMENT_CHANGES) + "), trust (one of: "
+            + ", ".join(TRUST_CHANGES) + "). " + STRANGER_FRIEND_RULE)
+        convo = "\n".join(f"{s}: {t}" for s, t in inputs.lines) or "(nothing was said)"
+        user = "\n".join([
+            f"{inputs.owner}: {inputs.personality_text}",
+            f"Before: {inputs.summary}",
+            "Conversation:",
+            convo,
+            f"How did this conversation change how {inputs.owner} sees {inputs.partner}?",
+        ])
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+    def fallback(self, inputs: RelationshipInputs) -> RelationshipReply:
+        # Callers apply FALLBACK_DELTAS when the CallRecord says the fallback was used.
+        return RelationshipReply(reason="An ordinary chat.", sentiment="unchanged", trust="unchanged")
+
+    def check(self, inputs: RelationshipInputs, out: RelationshipReply) -> RelationshipReply:
+        reason = " ".join(out.reason.split())
+        if len(reason) > REASON_CHARS:
+            reason = reason[:REASON_CHARS].rsplit(" ", 1)[0]
+        if len(reason) < 3:
+            raise ValueError("the reason is empty")
+        return out.model_copy(update={"reason": reason})
+
+
+def _clamp(v: float, lo: float, hi: float) -> float:
+    return max(lo, min(hi, v))
+
+
+class Relationships:
+    """One character's view of everyone they know. `personality` (a CompiledPersonality) drives
+    warmth scaling; `hooks` are the simulation's active scene hooks."""
+
+    def __init__(self, owner: str, personality=None, hooks: SceneHooks | None = None) -> None:
+        self.owner = owner
+        self.personality = personality
+        self.hooks = hooks
+        self.by_name: dict[str, Relationship] = {}
+
+    def seed(self, persona) -> None:
+        """Initial relationships authored in the persona file."""
+        for r in persona.relationships:
+            if r.name != self.owner:
+                self.by_name[r.name] = Relationship(name=r.name, familiarity=r.familiarity, trust=r.trust,
+                                                    sentiment=r.sentiment, note=r.note)
+
+    def get(self, name: str) -> Relationship | None:
+        return self.by_name.get(name)
+
+    def get_or_meet(self, name: str, t: float | None = None) -> Relationship:
+        """The relationship, created at stranger values on a first meeting."""
+        rel = self.by_name.get(name)
+        if rel is None:
+            rel = self.by_name[name] = Relationship(name=name, last_interaction=t)
+        return rel
+
+    def preseed(self, names: Iterable[str], t: float | None = None) -> None:
+        for n in names:
+            if n != self.owner:
+                self.get_or_meet(n, t)
+
+    def closeness(self, name: str) -> float:
+        rel = self.by_name.get(name)
+        return rel.closeness if rel else 0.0
+
+    def summary(self, name: str) -> str:
+        return self.get_or_meet(name).summary(self.owner)
+
+    def inputs(self, partner: str, lines: list[tuple[str, str]], personality_text: str = "") -> RelationshipInputs:
+        text = personality_text or (self.personality.personality_text if self.personality else "")
+        return RelationshipInputs(self.owner, partner, text, self.summary(partner), list(lines))
+
+    async def appraise(self, scheduler, partner: str, lines: list[tuple[str, str]], *, t: float,
+                       deadline: float | None = None) -> tuple[RelationshipChange, CallRecord | None]:
+        """Re-appraise after a conversation; lines are (speaker, text) as spoken."""
+        inputs = self.inputs(partner, lines)
+        if scheduler is None:
+            return self.apply(partner, None, t=t, lines=lines), None
+        reply, rec = await scheduler.call(RelationshipAppraisal(), inputs, agent=self.owner, deadline=deadline,
+                                          game_time=t)
+        return self.apply(partner, None if rec.fallback_used else reply, t=t, lines=lines), rec
+
+    def apply(self, partner: str, reply: RelationshipReply | None, *, t: float,
+              lines: list[tuple[str, str]] = ()) -> RelationshipChange:
+        """Named changes (or, for None, the ordinary-chat fallback) -> hooks -> warmth -> clamps."""
+        rel = self.get_or_meet(partner, t)
+        if reply is None:
+            ds, dt, df = FALLBACK_DELTAS
+        else:
+            ds, dt = SENTIMENT_CHANGES[reply.sentiment], TRUST_CHANGES[reply.trust]
+            df = FAMILIARITY_GAIN * (1.0 - rel.familiarity)
+        ctx = AppraisalContext(self.owner, partner, list(lines), ds, dt, df)
+        if self.hooks is not None:
+            self.hooks.apply(ctx)
+        ds, dt, df = ctx.sentiment, ctx.trust, ctx.familiarity
+        if self.personality is not None:
+            ds = self.personality.scale_relationship_delta(ds)
+            dt = self.personality.scale_relationship_delta(dt)
+        ds = _clamp(ds, -SENTIMENT_CLAMP, SENTIMENT_CLAMP)
+        dt = _clamp(dt, -TRUST_CLAMP, TRUST_CLAMP)
+        df = _clamp(df, 0.0, FAMILIARITY_CLAMP)
+        new_s = _clamp(rel.sentiment + ds, -1.0, 1.0)
+        new_t = _clamp(rel.trust + dt, 0.0, 1.0)
+        new_f = _clamp(rel.familiarity + df, 0.0, 1.0)
+        change = RelationshipChange(
+            t=t, partner=partner, sentiment=round(new_s - rel.sentiment, 6), trust=round(new_t - rel.trust, 6),
+            familiarity=round(new_f - rel.familiarity, 6), reason=reply.reason if reply else "",
+            sentiment_name=reply.sentiment if reply else "", trust_name=reply.trust if reply else "",
+            fallback=reply is None, hooks=ctx.applied)
+        rel.sentiment, rel.trust, rel.familiarity = new_s, new_t, new_f
+        rel.last_interaction, rel.last_change = t, change
+        return change
+
+
+def preseed_scene(views: dict[str, Relationships], t: float | None = None) -> None:
+    """Every pair in a populated scene gets a relationship (strangers where none was authored)."""
+    for name, view in views.items():
+        view.preseed((n for n in views if n != name), t)

@@ -1,0 +1,135 @@
+"""AgentMemory (III-A2, III-A9) and reflection (III-A10), partly against the real model."""
+
+import asyncio
+
+import pytest
+
+from garp.engine.memory_store import MemoryStore
+from garp.mind import reflection as refl
+from garp.mind.memory import AgentMemory, Poignancy, PoignancyInputs
+from garp.mind.persona import load_personas
+from garp.mind.reflection import FocalInputs, FocalPoints, FocalReply, InsightInputs, InsightReply, Insights, reflect
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = MemoryStore(tmp_path / "memories")
+    yield s
+    s.close()
+
+
+def test_urgent_thoughts_fifo_and_counter(store, embedder):
+    mem = AgentMemory("Ludwig", store, embedder)
+
+    async def run():
+        for i in range(4):
+            await mem.remember(f"urgent matter number {i}", t=i, type="thought", poignancy=8)
+        await mem.remember("brushed my teeth", t=9, type="event", poignancy=2)
+        await mem.remember("urgent matter number 2", t=10, type="thought", poignancy=9)
+    asyncio.run(run())
+    assert list(mem.urgent_thoughts) == ["urgent matter number 1", "urgent matter number 3", "urgent matter number 2"]
+    assert mem.poignancy_since_reflection == 8 * 4 + 2 + 9 and not mem.reflection_due()
+    asyncio.run(mem.remember("one more thing", t=11, type="thought", poignancy=7))
+    assert mem.poignancy_since_reflection == 50 and not mem.reflection_due()  # must pass 50
+    asyncio.run(mem.remember("and another", t=12, type="thought", poignancy=1))
+    assert mem.reflection_due()
+
+
+def test_no_scheduler_scores_with_the_fallback(store, embedder):
+    mem = AgentMemory("Oliver", store, embedder, scheduler=None)
+    rec = asyncio.run(mem.remember("ate a sandwich", t=5.0, type="event", emotion="Content", intensity=0.7,
+                                   subject="Oliver", predicate="ate", object="sandwich", location="Town Office"))
+    stored = store.get(rec.id)
+    assert stored.poignancy == 3 and stored.emotion == "content" and stored.location == "Town Office"
+    assert stored.subject == "Oliver" and mem.poignancy_since_reflection == 3
+    assert Poignancy().fallback(PoignancyInputs("Oliver", "", "x", "event")).rating == 3
+
+
+def test_seed_memories_with_rules_and_retrieval(store, embedder):
+    ludwig = load_personas()["Ludwig"]
+    mem = AgentMemory("Ludwig", store, embedder, scheduler=None)
+    seeded = mem.seed(ludwig, t=0.0)
+    assert len(seeded) == len(ludwig.seed_memories)
+    rules = [r for r in seeded if r.header]
+    assert rules and rules[0].header == "When planning the birthday party"
+    assert mem.poignancy_since_reflection == 0  # seeds do not trigger reflection
+    assert any("birthday" in u for u in mem.urgent_thoughts)
+    found = asyncio.run(mem.retrieve("birthday party plans", t=3600.0, k=2))
+    assert found and "birthday" in found[0].record.description
+    assert set(found[0].factors) >= {"poignancy", "similarity", "recency"}
+    by_type = asyncio.run(mem.retrieve_by_type("music", t=3600.0, k=3, types=("thought", "preference")))
+    assert all(s.record.type == "preference" for s in by_type["preference"])
+    mem.score_pending()  # no scheduler: unscored seeds get the fallback rating right away
+    assert all(store.get(r.id).poignancy >= 1 for r in seeded)
+
+
+def test_reflection_output_checks():
+    memories = ["Ludwig invited me to his birthday party.", "I practised the piano."]
+    fi = FocalInputs("Lena", "p", memories)
+    ok = FocalPoints().check(fi, FocalReply(questions=["What does Ludwig's party mean to me?",
+                                                       "What does Ludwig's party mean to me?"]))
+    assert ok.questions == ["What does Ludwig's party mean to me?"]
+    with pytest.raises(ValueError):
+        FocalPoints().check(fi, FocalReply.model_construct(questions=["Ludwig invited me to his birthday party?"]))
+    ii = InsightInputs("Lena", "p", "q", memories)
+    out = Insights().check(ii, InsightReply.model_validate(
+        {"insights": [{"statement": "Lena has friends who value her music", "evidence": [1, 2, 7]},
+                      {"statement": "I practised the piano.", "evidence": [2]},
+                      {"statement": "Lena values routine", "evidence": [9]}]}))
+    assert [(i.statement, i.evidence) for i in out.insights] == [("Lena has friends who value her music", [1, 2])]
+
+
+def test_reflection_without_model_resets_and_consolidates(store, embedder):
+    mem = AgentMemory("Lena", store, embedder, scheduler=None)
+
+    async def run():
+        calm = await mem.remember("had tea", t=1.0, type="event", poignancy=10)
+        intense = await mem.remember("froze on stage", t=2.0, type="event", poignancy=10, emotion="anxious",
+                                     intensity=0.9)
+        return calm, intense, await reflect(mem, None, t=10.0)
+    calm, intense, result = asyncio.run(run())
+    assert mem.poignancy_since_reflection == 0 and not mem.reflection_due()
+    assert result.insights == [] and result.consolidated == [intense.id]
+    assert store.get(intense.id).stability == pytest.approx(intense.stability + 0.5)
+
+
+@pytest.mark.model
+def test_remember_provisional_then_scored_by_model(store, embedder, scheduler):
+    mem = AgentMemory("Ludwig", store, embedder, scheduler, personality_text="Ludwig is a composer.")
+
+    async def run():
+        rec = await mem.remember("Erica said she will bring her guitar to my birthday party.", t=100.0, type="chat")
+        provisional = store.get(rec.id)
+        assert mem.pending == 1
+        await mem.drain()
+        return provisional, store.get(rec.id)
+    provisional, scored = asyncio.run(run())
+    assert provisional.poignancy == 3 and not provisional.poignancy_scored
+    call = mem.calls[-1]
+    assert call.function == "poignancy" and 1 <= scored.poignancy <= 10
+    assert scored.poignancy_scored == (not call.fallback_used)
+    assert mem.poignancy_since_reflection == scored.poignancy and mem.errors == []
+
+
+@pytest.mark.model
+def test_reflection_at_fifty_with_model(store, embedder, scheduler, monkeypatch):
+    monkeypatch.setattr(refl, "MAX_QUESTIONS", 1)  # keep the real-model work to two calls
+    mem = AgentMemory("Lena", store, embedder, scheduler=None, personality_text="Lena is a shy pianist.")
+    notes = ["Ludwig invited me to his birthday party on Saturday.", "I practised the recital piece for two hours.",
+             "Dara cooked dinner for me after practice.", "I am afraid my hands will shake at the recital.",
+             "Dara promised to sit in the front row at my recital.", "I slept badly before the rehearsal."]
+
+    async def run():
+        for i, n in enumerate(notes):
+            await mem.remember(n, t=600.0 * i, type="event", poignancy=9)
+        assert mem.reflection_due()
+        return await reflect(mem, scheduler, t=4000.0)
+    result = asyncio.run(run())
+    assert mem.poignancy_since_reflection == sum(3 for _ in result.insights)  # insights scored by fallback
+    assert 1 <= len(result.calls) <= 2 and result.calls[0].function == "reflection_focal_points"
+    ids = {r.id for r in store.records("Lena")}
+    if result.calls[0].fallback_used:
+        assert result.questions == [] and result.insights == []
+    for thought in result.insights:
+        stored = store.get(thought.id)
+        assert stored.type == "thought" and stored.evidence and set(stored.evidence) <= ids

@@ -1,0 +1,162 @@
+"""Relationships (III-A6): closeness, named changes, clamps, fallback, warmth, hooks, real appraisal."""
+
+import asyncio
+
+import pytest
+from pydantic import ValidationError
+from hypothesis import given, strategies as st
+
+from garp.mind.persona import Persona
+from garp.mind.personality import compile_personality
+from garp.mind.relationships import (FALLBACK_DELTAS, SENTIMENT_CHANGES, TRUST_CHANGES, Relationship,
+                                     RelationshipAppraisal, RelationshipReply, Relationships, SceneHooks,
+                                     apology_floor, preseed_scene)
+
+APOLOGY = [("Maya", "Jonah, I'm so sorry I missed your opening. It was my fault."),
+           ("Jonah", "It hurt. I saved you a seat."),
+           ("Maya", "Can I come and see the paintings with you this week?"),
+           ("Jonah", "Alright. Thursday.")]
+
+
+def view(traits="", owner="Jonah", hooks=None):
+    p = Persona(name=owner, age=36, personality="Jonah paints.", traits=traits, home="Jonah's House",
+                relationships=[{"name": "Maya", "familiarity": 0.9, "trust": 0.4, "sentiment": -0.3,
+                                "note": "my oldest friend"}])
+    v = Relationships(owner, compile_personality(p), hooks)
+    v.seed(p)
+    return v
+
+
+@given(st.floats(0, 1), st.floats(-1, 1))
+def test_closeness(f, s):
+    r = Relationship(name="X", familiarity=f, sentiment=s)
+    assert r.closeness == pytest.approx(f * max(s, 0.0))
+    assert 0.0 <= r.closeness <= 1.0
+
+
+def test_named_change_tables():
+    assert SENTIMENT_CHANGES["much warmer"] == 0.45 and SENTIMENT_CHANGES["a little warmer"] == 0.1
+    assert TRUST_CHANGES["much less trusting"] == -0.4 and SENTIMENT_CHANGES["unchanged"] == 0.0
+    for table in (SENTIMENT_CHANGES, TRUST_CHANGES):
+        values = list(table.values())
+        assert values == sorted(values) and len(values) == 7
+        assert all(table[k] == -v for k, v in zip(table, reversed(values), strict=True))
+    v = view()
+    ch = v.apply("Maya", RelationshipReply(reason="She apologised.", sentiment="warmer", trust="more trusting"), t=5.0)
+    assert (ch.sentiment, ch.trust) == (pytest.approx(0.25), pytest.approx(0.2))
+    assert ch.familiarity == pytest.approx(0.2 * (1 - 0.9))
+    rel = v.get("Maya")
+    assert rel.sentiment == pytest.approx(-0.05) and rel.trust == pytest.approx(0.6) and rel.last_interaction == 5.0
+    assert "Last talk: She apologised." in v.summary("Maya")
+
+
+sent_names = st.sampled_from(list(SENTIMENT_CHANGES))
+trust_names = st.sampled_from(list(TRUST_CHANGES))
+traits = st.sampled_from(["", "extremely warm", "a bit warm", "very direct", "quite warm"])
+
+
+@given(sent_names, trust_names, traits, st.floats(0, 1), st.floats(0, 1), st.floats(-1, 1))
+def test_per_conversation_clamps_and_state_bounds(s, tr, trait, f0, t0, s0):
+    v = view(trait)
+    v.by_name["Maya"] = Relationship(name="Maya", familiarity=f0, trust=t0, sentiment=s0)
+    hooks = SceneHooks()
+    hooks.add("apology", apology_floor())
+    v.hooks = hooks
+    ch = v.apply("Maya", RelationshipReply(reason="Something.", sentiment=s, trust=tr), t=1.0, lines=APOLOGY)
+    assert abs(ch.sentiment) <= 0.6 + 1e-9 and abs(ch.trust) <= 0.5 + 1e-9 and 0 <= ch.familiarity <= 0.3 + 1e-9
+    r = v.get("Maya")
+    assert -1 <= r.sentiment <= 1 and 0 <= r.trust <= 1 and 0 <= r.familiarity <= 1
+
+
+def test_warmth_scaling_of_deltas():
+    reply = RelationshipReply(reason="Kind words.", sentiment="much warmer", trust="a little more trusting")
+    plain = view("").apply("Maya", reply, t=0)
+    warm = view("quite warm").apply("Maya", reply, t=0)
+    assert warm.sentiment == pytest.approx(min(0.6, 0.45 * 1.5)) and warm.trust == pytest.approx(0.1 * 1.5)
+    assert plain.sentiment == pytest.approx(0.45)
+    slight = RelationshipReply(reason="A slight.", sentiment="colder", trust="less trusting")
+    assert view("very warm").apply("Maya", slight, t=0).sentiment == pytest.approx(-0.25 * (1 - 0.3 * 0.75))
+    assert view("very direct").apply("Maya", slight, t=0).sentiment == pytest.approx(-0.25)
+    assert view("extremely warm").apply("Maya", reply, t=0).sentiment == pytest.approx(0.6)  # clamp
+
+
+def test_fallback_nudge_and_unusable_reply():
+    v = view()
+    ch = v.apply("Maya", None, t=2.0)
+    assert (ch.sentiment, ch.trust, ch.familiarity) == pytest.approx(FALLBACK_DELTAS) and ch.fallback
+    fn = RelationshipAppraisal()
+    inputs = v.inputs("Maya", APOLOGY)
+    with pytest.raises(ValueError):
+        fn.check(inputs, RelationshipReply.model_construct(reason="  ", sentiment="warmer", trust="unchanged"))
+    out = fn.parse(inputs, '{"reason": "She said sorry and meant it", "sentiment": "warmer", '
+                   '"trust": "more trusting"}', False)
+    assert out.sentiment == "warmer"
+    with pytest.raises(ValidationError):
+        fn.parse(inputs, '{"reason": "x", "sentiment": "+0.3", "trust": "unchanged"}', False)
+    assert RelationshipAppraisal.temperature == 0.0
+
+
+def test_strangers_and_preseeding():
+    v = Relationships("Sam")
+    r = v.get_or_meet("Greta", t=10.0)
+    assert (r.familiarity, r.trust, r.sentiment) == (0.05, 0.5, 0.0) and r.stranger
+    assert "a stranger to Sam" in r.summary("Sam")
+    views = {n: Relationships(n) for n in ("Sam", "Greta", "Arjun")}
+    views["Greta"].by_name["Arjun"] = Relationship(name="Arjun", familiarity=0.9, sentiment=0.6)
+    preseed_scene(views, t=0.0)
+    for n, vw in views.items():
+        assert set(vw.by_name) == {"Sam", "Greta", "Arjun"} - {n}
+    assert views["Greta"].get("Arjun").familiarity == 0.9  # authored values kept
+    assert views["Sam"].closeness("Nobody") == 0.0
+
+
+def test_scene_hook_lasts_only_as_long_as_its_scene():
+    hooks = SceneHooks()
+    v = view(hooks=hooks)
+    unchanged = RelationshipReply(reason="Nothing new.", sentiment="unchanged", trust="unchanged")
+    with hooks.scene("apology", "apology_floor"):
+        assert hooks.active() == ["apology_floor"]
+        ch = v.apply("Maya", unchanged, t=1.0, lines=APOLOGY)
+        assert ch.sentiment == pytest.approx(0.3) and ch.hooks == ["apology_floor"]
+        no_apology = v.apply("Maya", unchanged, t=2.0, lines=[("Maya", "Nice weather.")])
+        assert no_apology.sentiment == 0.0
+    assert hooks.active() == []
+    after = v.apply("Maya", unchanged, t=3.0, lines=APOLOGY)
+    assert after.sentiment == 0.0 and after.hooks == []
+    warm = view("quite warm", hooks=hooks)
+    hooks.add("apology2", apology_floor())
+    assert warm.apply("Maya", unchanged, t=4.0, lines=APOLOGY).sentiment == pytest.approx(0.45)
+    hooks.end_scene("apology2")
+    with pytest.raises(ValueError, match="apology_floor"):
+        hooks.add("x", "no_such_hook")
+    with pytest.raises(ValueError, match="bad parameters"):
+        hooks.add("x", "apology_floor", floor_typo=0.3)
+
+
+def test_hook_parameters_and_agent_filter():
+    hooks = SceneHooks()
+    hooks.add("apology", "apology_floor", agents=["Jonah"], min_sentiment_delta=0.2)
+    unchanged = RelationshipReply(reason="Nothing new.", sentiment="unchanged", trust="unchanged")
+    assert view(hooks=hooks).apply("Maya", unchanged, t=1.0, lines=APOLOGY).sentiment == pytest.approx(0.2)
+    other = view(owner="Priya", hooks=hooks)
+    other.get_or_meet("Maya")
+    assert other.apply("Maya", unchanged, t=1.0, lines=APOLOGY).sentiment == 0.0
+
+
+@pytest.mark.model
+def test_real_model_appraisal_is_valid_or_fallback(scheduler):
+    v = view("a bit direct")
+    before = v.get("Maya").model_copy()
+    change, rec = asyncio.run(v.appraise(scheduler, "Maya", APOLOGY, t=100.0))
+    assert rec.function == "relationship_appraisal"
+    if rec.fallback_used:
+        assert (change.sentiment, change.trust, change.familiarity) == pytest.approx(FALLBACK_DELTAS)
+    else:
+        assert change.sentiment_name in SENTIMENT_CHANGES and change.trust_name in TRUST_CHANGES
+        assert change.reason and len(change.reason) <= 100
+        assert change.sentiment == pytest.approx(
+            max(-0.6, min(0.6, v.personality.scale_relationship_delta(SENTIMENT_CHANGES[change.sentiment_name]))))
+    after = v.get("Maya")
+    assert after.sentiment == pytest.approx(before.sentiment + change.sentiment)
+    assert "Maya: Jonah, I'm so sorry" in rec.messages[-1]["content"]
+    assert "only a lie, a threat or a betrayal" in rec.messages[0]["content"]
