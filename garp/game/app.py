@@ -1,0 +1,280 @@
+"""`garp play`: the game window. A 60 fps loop: `sim.update(dt)`, then draw the layer stack.
+
+Layers (bottom to top): the town view, the agent panel, the event log viewer, the HUD
+with its help overlay. Input goes top-down and stops at the first layer that uses it,
+except that a panel tab taking typed text (the interview box) gets keys first. The
+loop never waits on the model, the embedder or the database: the simulation applies
+whatever cognition results have arrived and the panels read plain state.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from garp.game import text as T
+from garp.game import view_model as vm
+from garp.game.camera import PAN_SPEED, Camera
+from garp.game.hud import Hud
+from garp.game.log_viewer import LogViewer
+from garp.game.panels.agent_panel import AgentPanel, panel_rect
+from garp.game.renderer import Renderer, load_tmx
+from garp.game.sprites import CharacterSprites
+from garp.paths import MAPS
+
+WINDOW = (1280, 720)   # default window size (px); resizable
+FPS = 60               # frame-rate target (issue 3, section 5)
+MAX_DT = 0.1           # wall seconds one frame may advance the sim (a hitch must not jump the town)
+# Python hands the GIL between threads every 5 ms by default; the model thread's Python-side
+# sampling would then delay a frame by up to 5 ms per hand-off. 1 ms keeps frames smooth.
+GIL_SWITCH_S = 0.001
+DRAG_THRESHOLD = 4     # px the mouse moves before a press becomes a drag instead of a click
+PAN_KEYS = {pygame.K_LEFT: (1, 0), pygame.K_a: (1, 0), pygame.K_RIGHT: (-1, 0), pygame.K_d: (-1, 0),
+            pygame.K_UP: (0, 1), pygame.K_w: (0, 1), pygame.K_DOWN: (0, -1), pygame.K_s: (0, -1)}
+
+
+def map_path(world: Any) -> Path:
+    """The .tmx file of the world's town map."""
+    town = vm.attr(world, "town")
+    for candidate in (vm.attr(town, "path", "tmx_path"), vm.attr(vm.attr(town, "tmx"), "filename")):
+        if candidate:
+            return Path(candidate)
+    return MAPS / "town.tmx"
+
+
+class TownView:
+    """The map with its characters: camera input, selection by click."""
+
+    def __init__(self, sim: Any, renderer: Renderer, size: tuple[int, int]) -> None:
+        self.sim = sim
+        self.renderer = renderer
+        self.camera = Camera(*renderer.map_size, *size)
+        self.rect = pygame.Rect(0, 0, *size)
+        self.selected: str | None = None
+        self._press: tuple[int, int] | None = None
+        self._dragging = False
+        self.keys_enabled = True
+
+    def layout(self, rect: pygame.Rect) -> None:
+        if rect.size != self.rect.size:
+            self.camera.resize(rect.width, rect.height)
+        self.rect = pygame.Rect(rect)
+
+    def select(self, name: str | None, center: bool = False) -> None:
+        self.selected = name
+        if name and center:
+            body = (vm.attr(vm.attr(self.sim, "world"), "bodies", default={}) or {}).get(name)
+            if body is not None:
+                self.camera.center_on(float(body.x), float(body.y))
+
+    def click(self, pos: tuple[int, int]) -> str | None:
+        """Select the character under a screen point (or clear the selection)."""
+        self.selected = self.renderer.pick(pos)
+        return self.selected
+
+    def handle_event(self, ev: pygame.event.Event) -> bool:
+        if ev.type == pygame.MOUSEBUTTONDOWN and self.rect.collidepoint(ev.pos):
+            if ev.button == 1:
+                self._press, self._dragging = ev.pos, False
+                return True
+            if ev.button in (4, 5):  # legacy wheel buttons; MOUSEWHEEL handles zoom
+                return True
+        if ev.type == pygame.MOUSEMOTION and self._press is not None:
+            if not self._dragging and (abs(ev.pos[0] - self._press[0]) + abs(ev.pos[1] - self._press[1])
+                                       >= DRAG_THRESHOLD):
+                self._dragging = True
+            if self._dragging:
+                self.camera.pan_screen(*ev.rel)
+            return True
+        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self._press is not None:
+            if not self._dragging:
+                self.click(ev.pos)
+            self._press, self._dragging = None, False
+            return True
+        if ev.type == pygame.MOUSEWHEEL:
+            mx, my = pygame.mouse.get_pos()
+            if self.rect.collidepoint((mx, my)):
+                self.camera.zoom_by(1 if ev.y > 0 else -1, (mx - self.rect.x, my - self.rect.y))
+                return True
+        if ev.type == pygame.KEYDOWN and ev.key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+            self.camera.zoom_by(1)
+            return True
+        if ev.type == pygame.KEYDOWN and ev.key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            self.camera.zoom_by(-1)
+            return True
+        return False
+
+    def update(self, dt: float) -> None:
+        if not self.keys_enabled:
+            return
+        pressed = pygame.key.get_pressed()
+        dx = sum(v[0] for k, v in PAN_KEYS.items() if pressed[k])
+        dy = sum(v[1] for k, v in PAN_KEYS.items() if pressed[k])
+        if dx or dy:
+            self.camera.pan_screen(dx * PAN_SPEED * dt, dy * PAN_SPEED * dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        bodies = vm.bodies(vm.attr(self.sim, "world"), vm.game_time(self.sim))
+        self.renderer.draw(surface, self.camera, bodies, self.selected, self.rect)
+
+
+class App:
+    """Owns the layer stack; `frame(dt, surface)` runs one tick (also used headless by tests)."""
+
+    def __init__(self, sim: Any, renderer: Renderer, size: tuple[int, int] = WINDOW) -> None:
+        self.sim = sim
+        self.size = size
+        self.town = TownView(sim, renderer, size)
+        self.hud = Hud(sim)
+        self.log_viewer = LogViewer(sim)
+        self.panel: AgentPanel | None = None
+        self.running = True
+        self._layout()
+        names = self.agents()
+        if names:  # start looking at someone, not at the map's corner
+            self.town.select(names[0], center=True)
+            self.town.select(None)
+
+    def _layout(self) -> None:
+        w, h = self.size
+        town_w = w - panel_rect(self.size).width if self.panel else w
+        self.town.layout(pygame.Rect(0, 0, town_w, h))
+
+    def open_panel(self, name: str | None) -> None:
+        if name is None:
+            self.panel = None
+        elif self.panel is None or self.panel.name != name:
+            active = self.panel.current.title if self.panel else None
+            self.panel = AgentPanel(self.sim, name)
+            if active:
+                self.panel.select(active)
+        self._layout()
+
+    def agents(self) -> list[str]:
+        return sorted((vm.attr(self.sim, "minds", default={}) or {}).keys()
+                      or (vm.attr(vm.attr(self.sim, "world"), "bodies", default={}) or {}).keys())
+
+    def cycle_agent(self) -> None:
+        names = self.agents()
+        if not names:
+            return
+        cur = self.town.selected
+        nxt = names[(names.index(cur) + 1) % len(names)] if cur in names else names[0]
+        self.town.select(nxt, center=True)
+        self.open_panel(nxt)
+
+    # ------------------------------------------------------------ input
+    def _text_focus(self) -> bool:
+        return bool(self.panel and getattr(self.panel.current, "wants_text", False))
+
+    def handle_event(self, ev: pygame.event.Event) -> None:
+        if ev.type == pygame.QUIT:
+            self.running = False
+            return
+        if ev.type == pygame.VIDEORESIZE or ev.type == getattr(pygame, "WINDOWSIZECHANGED", -1):
+            surf = pygame.display.get_surface()
+            if surf is not None:
+                self.resize(surf.get_size())
+            return
+        typed = ev.type == pygame.TEXTINPUT or (ev.type == pygame.KEYDOWN and ev.key != pygame.K_TAB)
+        if typed and self._text_focus() and self.panel.handle_event(ev):
+            return
+        for layer in (self.hud, self.log_viewer, self.panel, self.town):
+            if layer is not None and layer.handle_event(ev):
+                self._after_layers(ev)
+                return
+        if ev.type == pygame.KEYDOWN:
+            if ev.key == pygame.K_TAB:
+                self.cycle_agent()
+            elif ev.key == pygame.K_l:
+                self.log_viewer.toggle()
+            elif ev.key == pygame.K_ESCAPE and self.town.selected:
+                self.town.select(None)
+                self.open_panel(None)
+
+    def _after_layers(self, ev: pygame.event.Event) -> None:
+        """Keep the panel in step with the town selection and close a panel that asked to close."""
+        if self.panel is not None and self.panel.closed:
+            self.town.select(None)
+            self.open_panel(None)
+        elif ev.type == pygame.MOUSEBUTTONUP and self.town.selected != (self.panel.name if self.panel else None):
+            self.open_panel(self.town.selected)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = size
+        self._layout()
+
+    # ------------------------------------------------------------ frame
+    def update(self, dt: float) -> None:
+        self.sim.update(min(dt, MAX_DT))
+        self.town.keys_enabled = not self._text_focus()
+        self.town.update(dt)
+        if self.panel is not None:
+            self.panel.update(dt)
+        self.log_viewer.update(dt)
+        self.hud.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.town.draw(surface)
+        if self.panel is not None:
+            self.panel.draw(surface)
+        self.log_viewer.draw(surface)
+        self.hud.draw(surface, self.town.rect.width)
+
+    def frame(self, dt: float, surface: pygame.Surface, events: list[pygame.event.Event] = ()) -> None:
+        for ev in events:
+            self.handle_event(ev)
+        self.update(dt)
+        self.draw(surface)
+
+
+def build_renderer(sim: Any) -> Renderer:
+    tmx = load_tmx(map_path(vm.attr(sim, "world")))
+    sprites = CharacterSprites.load()
+    for name, mind in (vm.attr(sim, "minds", default={}) or {}).items():
+        sprites.assign(name, vm.attr(vm.attr(mind, "persona"), "sprite"))
+    return Renderer(tmx, sprites)
+
+
+def _loading(screen: pygame.Surface, message: str) -> None:
+    screen.fill(T.BG)
+    surf = T.shared_text().render(message, 22, T.FG, True)
+    screen.blit(surf, surf.get_rect(center=screen.get_rect().center))
+    pygame.display.flip()
+    pygame.event.pump()
+
+
+def cmd_play(args: Any) -> int:
+    """Open the window and play a scenario in real time."""
+    from garp.sim.simulation import build_simulation
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    sys.setswitchinterval(GIL_SWITCH_S)
+    pygame.init()
+    screen = pygame.display.set_mode(WINDOW, pygame.RESIZABLE)
+    pygame.display.set_caption(f"GARP - {getattr(args, 'scenario', 'town')}")
+    _loading(screen, "Loading the town, the model and the memories...")
+    sim = build_simulation(getattr(args, "scenario", "town"), args)
+    try:
+        if getattr(args, "speed", None):
+            sim.clock.speed = float(args.speed)
+        app = App(sim, build_renderer(sim), screen.get_size())
+        pygame.key.start_text_input()
+        clock = pygame.time.Clock()
+        while app.running:
+            dt = clock.tick(FPS) / 1000.0
+            for ev in pygame.event.get():
+                app.handle_event(ev)
+            app.update(dt)
+            app.draw(screen)
+            pygame.display.flip()
+    finally:
+        if pygame.display.get_surface() is not None:
+            _loading(screen, "Closing: waiting for the model call in progress...")
+        sim.close()
+        pygame.quit()
+    return 0

@@ -1,0 +1,101 @@
+"""HUD: date and time, speed, pause, model queue depth and throughput, agent count; the help overlay.
+
+Keys handled here: space pause, [ / ] slower/faster, F1 help. (Tab, L and Esc belong to the app.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from garp.game import text as T
+from garp.game import view_model as vm
+
+HUD_H = 34
+STATS_EVERY_S = 0.5  # wall seconds between reads of the scheduler's stats
+
+CONTROLS = (
+    ("Space", "pause / resume the clock"),
+    ("[  /  ]", "slower / faster"),
+    ("Mouse drag, arrows, WASD", "pan the camera"),
+    ("Wheel, + / -", "zoom"),
+    ("Click a character", "select it and open its panel"),
+    ("Tab", "select the next character"),
+    ("L", "event log (Left/Right filters by agent)"),
+    ("Esc", "close the panel or overlay"),
+    ("F1", "this help"),
+)
+
+
+class Hud:
+    """Top bar with the clock and model stats; also owns the F1 help overlay."""
+
+    def __init__(self, sim: Any) -> None:
+        self.sim = sim
+        self.show_help = False
+        self._stats = vm.hud_stats(sim)
+        self._age = 0.0
+        self._bar: pygame.Surface | None = None
+
+    def line(self) -> str:
+        s = self._stats
+        state = "PAUSED" if s.paused else f"speed x{s.speed:g}"
+        return (f"{s.date or s.time}   {state}   model queue {s.queue_depth}   {s.tok_s:.0f} tok/s   "
+                f"{s.agents} agent{'' if s.agents == 1 else 's'}   F1 help")
+
+    def help_lines(self) -> list[str]:
+        return [f"{key}: {what}" for key, what in CONTROLS]
+
+    def handle_event(self, ev: pygame.event.Event) -> bool:
+        if ev.type != pygame.KEYDOWN:
+            return False
+        clock = vm.attr(self.sim, "clock")
+        if ev.key == pygame.K_F1:
+            self.show_help = not self.show_help
+        elif ev.key == pygame.K_ESCAPE and self.show_help:
+            self.show_help = False
+        elif ev.key == pygame.K_SPACE and clock is not None:
+            clock.toggle_pause()
+        elif ev.key == pygame.K_LEFTBRACKET and clock is not None:
+            clock.slower()
+        elif ev.key == pygame.K_RIGHTBRACKET and clock is not None:
+            clock.faster()
+        else:
+            return False
+        self._stats = vm.hud_stats(self.sim)
+        return True
+
+    def update(self, dt: float) -> None:
+        self._age += dt
+        if self._age >= STATS_EVERY_S:
+            self._age = 0.0
+            self._stats = vm.hud_stats(self.sim)
+        else:  # the clock line changes every frame; the scheduler stats need not
+            fresh = vm.clock_stats(self.sim)
+            self._stats.date, self._stats.paused, self._stats.speed = fresh.date, fresh.paused, fresh.speed
+
+    def draw(self, surface: pygame.Surface, width: int | None = None) -> None:
+        text = T.shared_text()
+        w = width or surface.get_width()
+        if self._bar is None or self._bar.get_width() != w:
+            self._bar = pygame.Surface((w, HUD_H), pygame.SRCALPHA)
+            self._bar.fill((*T.BG, 220))
+        surface.blit(self._bar, (0, 0))
+        color = T.WARN if self._stats.paused else T.FG
+        surface.blit(text.render(self.line(), 16, color, True), (10, 8))
+        if self.show_help:
+            self._draw_help(surface, text)
+
+    def _draw_help(self, surface: pygame.Surface, text: T.Text) -> None:
+        lines = self.help_lines()
+        h = 50 + 26 * len(lines)
+        r = pygame.Rect(0, 0, 560, h)
+        r.center = (surface.get_width() // 2, surface.get_height() // 2)
+        pygame.draw.rect(surface, T.BG, r, border_radius=8)
+        pygame.draw.rect(surface, T.ACCENT, r, 2, border_radius=8)
+        surface.blit(text.render("Controls", 18, T.ACCENT, True), (r.x + 16, r.y + 12))
+        for i, (key, what) in enumerate(CONTROLS):
+            y = r.y + 44 + 26 * i
+            surface.blit(text.render(key, 15, T.WARN, True), (r.x + 16, y))
+            surface.blit(text.render(what, 15, T.FG), (r.x + 240, y))

@@ -1,0 +1,180 @@
+"""In-game event log viewer: conversations, actions, emotion and relationship changes, filterable by agent.
+
+It reads the run's `EventLog` incrementally (only events appended since the last frame
+are formatted), so it stays cheap on long runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from garp.game import text as T
+from garp.game import view_model as vm
+from garp.game.panels.widgets import Button, Row, RowList
+
+SHOWN_KINDS = ("chat_start", "chat_line", "chat_end", "action_start", "action_end", "emotion", "relationship",
+               "arrive", "reflection", "commitment", "need_urgent", "trait", "error")
+AGENT_KEYS = ("agent", "speaker", "listener", "other", "target", "partner", "initiator", "by")
+AGENT_LIST_KEYS = ("participants", "agents", "members")
+MAX_ROWS = 400  # newest lines drawn (all stay filterable)
+WIDTH_FRACTION = 0.55
+REBUILD_S = 0.25  # wall seconds between rebuilds of the shown rows
+
+
+def event_agents(ev: dict) -> set[str]:
+    names = {str(ev[k]) for k in AGENT_KEYS if isinstance(ev.get(k), str) and ev.get(k)}
+    for k in AGENT_LIST_KEYS:
+        if isinstance(ev.get(k), (list, tuple)):
+            names.update(str(n) for n in ev[k])
+    return names
+
+
+def _get(ev: dict, *keys: str, default: str = "") -> str:
+    for k in keys:
+        if ev.get(k) not in (None, ""):
+            return str(ev[k])
+    return default
+
+
+def _num(ev: dict, key: str, fmt: str) -> str:
+    v = ev.get(key)
+    return format(float(v), fmt) if isinstance(v, (int, float)) else ""
+
+
+def format_event(ev: dict) -> str:
+    """One readable line for a log event."""
+    kind = ev.get("kind", "")
+    who = _get(ev, "agent", "speaker", "initiator")
+    people = [str(p) for p in (ev.get("agents") or ev.get("participants") or [who, _get(ev, "partner", "other")]) if p]
+    if kind == "chat_line":
+        return f"{who}: \"{_get(ev, 'text', 'line')}\""
+    if kind == "chat_start":
+        place = _get(ev, "place")
+        return "Conversation: " + " and ".join(people) + (f" at {place}" if place else "")
+    if kind == "chat_end":
+        n = _get(ev, "lines")
+        return "Conversation ends: " + " and ".join(people) + (f" ({n} lines)" if n else "")
+    if kind in ("action_start", "action_end"):
+        what = _get(ev, "description", "activity") or " ".join(
+            x for x in (_get(ev, "verb"), f"({_get(ev, 'object', 'object_id')})" if ev.get("object") else "") if x)
+        return f"{who} {'starts' if kind == 'action_start' else 'stops'}: {what}".strip()
+    if kind == "emotion":
+        inten, val = _num(ev, "intensity", ".2f"), _num(ev, "valence", "+.2f")
+        detail = ", ".join(x for x in (inten and f"intensity {inten}", val and f"valence {val}") if x)
+        cause = _get(ev, "cause", "description", "explanation")
+        return f"{who} feels {_get(ev, 'label', 'emotion')}" + (f" ({detail})" if detail else "") + \
+            (f": {cause}" if cause else "")
+    if kind == "relationship":
+        parts = [f"{k} {_num(ev, k, '+.2f' if k == 'sentiment' else '.2f')}"
+                 for k in ("sentiment", "trust", "familiarity") if ev.get(k) is not None]
+        delta = _num(ev, "delta", "+.2f")
+        reason = _get(ev, "reason")
+        return (f"{who} about {_get(ev, 'other', 'target')}: " + ", ".join(parts) +
+                (f" (sentiment change {delta})" if delta else "") + (f" - {reason}" if reason else ""))
+    if kind == "arrive":
+        return f"{who} arrives at {_get(ev, 'place', 'destination', 'to')}"
+    if kind == "commitment":
+        start = ev.get("start")
+        when = f" at {vm.hhmm(float(start))}" if isinstance(start, (int, float)) else ""
+        return f"{who} commits: {_get(ev, 'what')}{when}" + (f" ({_get(ev, 'place')})" if ev.get("place") else "")
+    if kind == "reflection":
+        return f"{who} reflects: " + "; ".join(str(i) for i in (ev.get("insights") or [])[:3])
+    if kind == "trait":
+        return f"{who}'s temperament edited: {_get(ev, 'traits') or 'silent'}"
+    skip = {"kind", "t"} | set(AGENT_KEYS)
+    rest = ", ".join(f"{k}={v}" for k, v in ev.items() if k not in skip and not isinstance(v, (dict, list)))
+    return f"{who} {kind.replace('_', ' ')}: {rest}"[:300]
+
+
+class LogViewer:
+    """A layer: scrollable, newest-first list of what happened; click an agent button to filter."""
+
+    def __init__(self, sim: Any) -> None:
+        self.sim = sim
+        self.visible = False
+        self.agent: str | None = None
+        self.entries: list[tuple[float, str, set[str], str]] = []  # (t, kind, agents, line)
+        self._seen = 0
+        self.list = RowList()
+        self.rect = pygame.Rect(0, 0, 0, 0)
+        self._age = REBUILD_S
+
+    def toggle(self) -> None:
+        self.visible = not self.visible
+
+    def agents(self) -> list[str]:
+        return sorted((vm.attr(self.sim, "minds", default={}) or {}).keys()
+                      or (vm.attr(vm.attr(self.sim, "world"), "bodies", default={}) or {}).keys())
+
+    def set_agent(self, name: str | None) -> None:
+        self.agent = name
+        self.list.scroll = 0
+        self._age = REBUILD_S  # rebuild on the next update
+
+    def cycle_agent(self, step: int = 1) -> None:
+        options: list[str | None] = [None] + self.agents()
+        i = options.index(self.agent) if self.agent in options else 0
+        self.set_agent(options[(i + step) % len(options)])
+
+    def pull(self) -> None:
+        events = vm.attr(vm.attr(self.sim, "log"), "events", default=[]) or []
+        new = events[self._seen:]
+        self._seen += len(new)
+        for ev in new:
+            if ev.get("kind") in SHOWN_KINDS:
+                self.entries.append((float(ev.get("t", 0.0)), ev["kind"], event_agents(ev), format_event(ev)))
+
+    def lines(self) -> list[str]:
+        """The log lines currently shown (newest first), after the agent filter."""
+        self.pull()
+        return [f"{vm.day_time(t)}  {line}" for t, _, agents, line in reversed(self.entries)
+                if self.agent is None or self.agent in agents][:MAX_ROWS]
+
+    def _rows(self) -> list[Row]:
+        buttons = [Button("all", lambda: self.set_agent(None), self.agent is None)]
+        buttons += [Button(n, lambda n=n: self.set_agent(n), self.agent == n) for n in self.agents()]
+        rows = [Row(kind="buttons", buttons=buttons[i:i + 6]) for i in range(0, len(buttons), 6)]
+        shown = self.lines()
+        rows += [Row(line, "mono") for line in shown] or [Row("Nothing has happened yet.", color=T.FG_DIM)]
+        return rows
+
+    # ------------------------------------------------------------ layer protocol
+    def handle_event(self, ev: pygame.event.Event) -> bool:
+        if not self.visible:
+            return False
+        if ev.type == pygame.KEYDOWN:
+            if ev.key == pygame.K_ESCAPE:
+                self.visible = False
+                return True
+            if ev.key in (pygame.K_LEFT, pygame.K_RIGHT):
+                self.cycle_agent(1 if ev.key == pygame.K_RIGHT else -1)
+                return True
+            return False
+        if ev.type == pygame.MOUSEBUTTONDOWN and self.rect.collidepoint(ev.pos):
+            self.list.handle_event(ev)
+            return True
+        if ev.type == pygame.MOUSEWHEEL and self.rect.collidepoint(pygame.mouse.get_pos()):
+            return self.list.handle_event(ev)
+        return False
+
+    def update(self, dt: float) -> None:
+        self._age += dt
+        if self.visible and self._age >= REBUILD_S:
+            self._age = 0.0
+            self.list.set_rows(self._rows())
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if not self.visible:
+            return
+        w, h = surface.get_size()
+        self.rect = pygame.Rect(10, 50, int(w * WIDTH_FRACTION), h - 100)
+        pygame.draw.rect(surface, T.BG, self.rect, border_radius=6)
+        pygame.draw.rect(surface, T.BORDER, self.rect, 2, border_radius=6)
+        text = T.shared_text()
+        title = "Event log - " + (self.agent or "all agents") + "   (Left/Right: agent, L/Esc: close)"
+        surface.blit(text.render(title, 16, T.FG, True), (self.rect.x + 10, self.rect.y + 8))
+        if not self.list.rows:
+            self.list.set_rows(self._rows())
+        self.list.draw(surface, pygame.Rect(self.rect.x, self.rect.y + 34, self.rect.width, self.rect.height - 40))

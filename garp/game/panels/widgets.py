@@ -1,0 +1,235 @@
+"""Rows and a scrollable row list: the one drawing primitive every panel tab uses.
+
+A tab builds a list of `Row`s from the view model; `RowList` lays them out (with
+word wrap), draws them, scrolls them and routes clicks and slider drags. Because
+every tab draws only rows, `Row.lines()` is exactly the text a tab shows, which is
+what the tests read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pygame
+
+from garp.game import text as T
+
+FONT = 15          # body text size (px); legible at 1280x720
+SMALL = 14
+HEADING = 16
+PAD = 8
+BAR_H = 22
+SPARK_H = 48
+SLIDER_H = 40
+SCROLL_STEP = 48   # pixels per wheel notch
+
+
+@dataclass
+class Button:
+    label: str
+    action: Callable[[], None]
+    active: bool = False
+
+
+@dataclass
+class Row:
+    text: str = ""
+    kind: str = "text"      # text | heading | bar | spark | slider | buttons | block | mono
+    value: float = 0.0      # bar value / slider stop
+    lo: float = 0.0
+    hi: float = 1.0
+    color: tuple | None = None
+    indent: int = 0
+    mark: bool = False      # urgent need, kept commitment, selected call
+    action: Callable[[], None] | None = None
+    buttons: list[Button] = field(default_factory=list)
+    series: list[float] = field(default_factory=list)
+    on_release: Callable[[int], None] | None = None   # slider: called with the new stop
+
+    def lines(self) -> list[str]:
+        if self.kind == "buttons":
+            return [" ".join(f"[{b.label}]" + ("*" if b.active else "") for b in self.buttons)]
+        if self.kind == "bar":
+            return [f"{self.text} {self.value:.2f}" + (" URGENT" if self.mark else "")]
+        if self.kind == "slider":
+            return [f"{self.text} {int(self.value):+d}"]
+        return [self.text] if self.text else []
+
+
+class RowList:
+    """Lays out, draws and scrolls rows inside a rectangle; handles their input."""
+
+    def __init__(self) -> None:
+        self.rows: list[Row] = []
+        self.scroll = 0
+        self.rect = pygame.Rect(0, 0, 100, 100)
+        self._hits: list[tuple[pygame.Rect, Row, Button | None]] = []
+        self._drag: tuple[Row, pygame.Rect] | None = None
+        self._content_h = 0
+
+    def set_rows(self, rows: list[Row]) -> None:
+        self.rows = rows
+
+    # ------------------------------------------------------------ layout
+    def _row_height(self, row: Row, width: int, text: T.Text) -> tuple[int, list]:
+        if row.kind == "bar":
+            return BAR_H + 4, []
+        if row.kind == "spark":
+            return SPARK_H + text.line_height(SMALL) + 6, []
+        if row.kind == "slider":
+            return SLIDER_H + 6, []
+        if row.kind == "buttons":
+            return text.line_height(FONT) + 12, []
+        size = HEADING if row.kind == "heading" else (SMALL if row.kind == "mono" else FONT)
+        avail = width - row.indent * 16 - 2 * PAD - (12 if row.kind == "block" else 0)
+        paras = row.text.split("\n") if row.kind == "block" else [row.text]
+        wrapped = []
+        for i, para in enumerate(paras):
+            color = None
+            if len(paras) > 1:  # card: coloured header, body text, dim metadata line
+                color = (row.color or T.ACCENT) if i == 0 else (T.FG_DIM if i == len(paras) - 1 and i > 1 else T.FG)
+            wrapped += [(line, color) for line in text.wrap(para, avail, size, row.kind == "heading")]
+        extra = 10 if row.kind in ("heading", "block") else 4
+        return len(wrapped) * text.line_height(size, row.kind == "heading") + extra, wrapped
+
+    def scroll_by(self, dy: int) -> None:
+        self.scroll = max(0, min(self.scroll + dy, max(0, self._content_h - self.rect.height)))
+
+    # ------------------------------------------------------------ drawing
+    def draw(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        text = T.shared_text()
+        self.rect = pygame.Rect(rect)
+        self._hits = []
+        clip = surface.get_clip()
+        surface.set_clip(self.rect)
+        y = self.rect.y + PAD - self.scroll
+        for row in self.rows:
+            h, wrapped = self._row_height(row, self.rect.width, text)
+            if y + h >= self.rect.y and y <= self.rect.bottom:
+                self._draw_row(surface, row, pygame.Rect(self.rect.x, y, self.rect.width, h), wrapped, text)
+            y += h
+        self._content_h = y + self.scroll - self.rect.y + PAD
+        if self._content_h > self.rect.height:  # scrollbar
+            frac = self.rect.height / self._content_h
+            bar_h = max(20, int(self.rect.height * frac))
+            span = max(1, self._content_h - self.rect.height)
+            top = self.rect.y + int((self.rect.height - bar_h) * self.scroll / span)
+            pygame.draw.rect(surface, T.BORDER, (self.rect.right - 6, top, 4, bar_h), border_radius=2)
+        surface.set_clip(clip)
+        self.scroll = max(0, min(self.scroll, max(0, self._content_h - self.rect.height)))
+
+    def _draw_row(self, surface, row: Row, r: pygame.Rect, wrapped: list, text: T.Text) -> None:
+        x = r.x + PAD + row.indent * 16
+        inner_w = r.right - PAD - x
+        color = row.color or T.FG
+        if row.kind == "bar":
+            label = text.render(row.text, SMALL, T.FG)
+            surface.blit(label, (x, r.y + 3))
+            bx, bw = x + 92, inner_w - 92 - 52
+            frac = (row.value - row.lo) / max(1e-9, row.hi - row.lo)
+            pygame.draw.rect(surface, T.BG_ALT, (bx, r.y + 3, bw, BAR_H - 6), border_radius=3)
+            fill = row.color or (T.BAD if row.mark else T.ACCENT)
+            if row.lo < 0:  # signed bar grows from the middle
+                mid = bx + bw // 2
+                end = bx + int(bw * max(0.0, min(1.0, frac)))
+                pygame.draw.rect(surface, fill, (min(mid, end), r.y + 3, abs(end - mid), BAR_H - 6), border_radius=3)
+                pygame.draw.line(surface, T.FG_DIM, (mid, r.y + 1), (mid, r.y + BAR_H - 2))
+            else:
+                pygame.draw.rect(surface, fill, (bx, r.y + 3, int(bw * max(0.0, min(1.0, frac))), BAR_H - 6),
+                                 border_radius=3)
+            val = f"{row.value:+.2f}" if row.lo < 0 else f"{row.value:.2f}"
+            surface.blit(text.render(val + (" !" if row.mark else ""), SMALL, T.BAD if row.mark else T.FG),
+                         (bx + bw + 6, r.y + 3))
+        elif row.kind == "spark":
+            self._draw_spark(surface, row, pygame.Rect(x, r.y, inner_w, SPARK_H), text)
+        elif row.kind == "slider":
+            self._draw_slider(surface, row, pygame.Rect(x, r.y, inner_w, SLIDER_H), text)
+        elif row.kind == "buttons":
+            bx = x
+            for b in row.buttons:
+                surf = text.render(b.label, FONT, T.BG if b.active else T.FG)
+                br = pygame.Rect(bx, r.y + 3, surf.get_width() + 16, r.height - 6)
+                pygame.draw.rect(surface, T.ACCENT if b.active else T.BG_HI, br, border_radius=4)
+                surface.blit(surf, (br.x + 8, br.y + (br.height - surf.get_height()) // 2))
+                self._hits.append((br, row, b))
+                bx = br.right + 6
+        else:
+            size = HEADING if row.kind == "heading" else (SMALL if row.kind == "mono" else FONT)
+            if row.kind == "block":
+                pygame.draw.rect(surface, T.BG_HI if row.mark else T.BG_ALT, (x, r.y + 2, inner_w, r.height - 4),
+                                 border_radius=4)
+                pygame.draw.rect(surface, row.color or T.ACCENT, (x, r.y + 2, 5, r.height - 4))
+                x += 12
+            ty = r.y + (5 if row.kind in ("heading", "block") else 2)
+            base = T.FG if row.kind == "block" else (color if row.kind != "heading" else T.ACCENT)
+            for line, line_color in wrapped:
+                surface.blit(text.render(line, size, line_color or base, row.kind == "heading"), (x, ty))
+                ty += text.line_height(size, row.kind == "heading")
+            if row.action is not None:
+                self._hits.append((r, row, None))
+
+    def _draw_spark(self, surface, row: Row, r: pygame.Rect, text: T.Text) -> None:
+        pygame.draw.rect(surface, T.BG_ALT, r, border_radius=3)
+        mid = r.y + r.height // 2
+        pygame.draw.line(surface, T.BORDER, (r.x, mid), (r.right, mid))
+        pts = row.series[-40:]
+        if len(pts) >= 2:
+            step = r.width / (len(pts) - 1)
+            xy = [(r.x + i * step, mid - v * (r.height / 2 - 3)) for i, v in enumerate(pts)]
+            pygame.draw.lines(surface, T.GOOD if pts[-1] >= 0 else T.BAD, False, xy, 2)
+        elif pts:
+            pygame.draw.circle(surface, T.ACCENT, (r.centerx, int(mid - pts[0] * (r.height / 2 - 3))), 3)
+        surface.blit(text.render(row.text, SMALL, T.FG_DIM), (r.x, r.bottom + 2))
+
+    def _draw_slider(self, surface, row: Row, r: pygame.Rect, text: T.Text) -> None:
+        surface.blit(text.render(row.text, FONT, T.FG), (r.x, r.y))
+        track = pygame.Rect(r.x + 8, r.y + 28, r.width - 16, 4)
+        pygame.draw.rect(surface, T.BORDER, track)
+        stops = int(row.hi - row.lo)
+        for i in range(stops + 1):
+            sx = track.x + track.width * i // stops
+            pygame.draw.line(surface, T.FG_DIM, (sx, track.y - 5), (sx, track.y + 8))
+        kx = track.x + int(track.width * (row.value - row.lo) / stops)
+        pygame.draw.circle(surface, T.ACCENT, (kx, track.centery), 8)
+        self._hits.append((pygame.Rect(r.x, r.y + 16, r.width, 26), row, None))
+
+    # ------------------------------------------------------------ input
+    def _stop_at(self, row: Row, r: pygame.Rect, mx: int) -> int:
+        frac = (mx - r.x - 8) / max(1, r.width - 16)
+        return int(round(row.lo + max(0.0, min(1.0, frac)) * (row.hi - row.lo)))
+
+    def handle_event(self, ev: pygame.event.Event) -> bool:
+        """Scroll, click buttons/rows, drag sliders. True when the event was used."""
+        if ev.type == pygame.MOUSEWHEEL:
+            if self.rect.collidepoint(pygame.mouse.get_pos()):
+                self.scroll_by(-ev.y * SCROLL_STEP)
+                return True
+            return False
+        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1 and self.rect.collidepoint(ev.pos):
+            for r, row, button in self._hits:
+                if r.collidepoint(ev.pos):
+                    if button is not None:
+                        button.action()
+                    elif row.kind == "slider":
+                        self._drag = (row, r)
+                        row.value = self._stop_at(row, r, ev.pos[0])
+                    elif row.action is not None:
+                        row.action()
+                    return True
+            return True
+        if ev.type == pygame.MOUSEMOTION and self._drag is not None:
+            row, r = self._drag
+            row.value = self._stop_at(row, r, ev.pos[0])
+            return True
+        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self._drag is not None:
+            row, r = self._drag
+            self._drag = None
+            row.value = self._stop_at(row, r, ev.pos[0])
+            if row.on_release is not None:
+                row.on_release(int(row.value))
+            return True
+        return False
+
+    def dragging(self) -> bool:
+        return self._drag is not None

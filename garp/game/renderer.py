@@ -1,0 +1,266 @@
+"""Town renderer: map layers, characters with names and activities, speech bubbles, selection ring.
+
+Speed comes from caching: the map's static layers are pre-rendered once into chunks
+of CHUNK map pixels, each chunk is scaled once per zoom level (LRU bounded by pixels),
+and every label and bubble surface is built once per distinct text.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from garp.game import text as T
+from garp.game import view_model as vm
+from garp.game.camera import Camera
+from garp.game.sprites import CharacterSprites
+
+CHUNK = 256                      # map pixels per pre-rendered chunk side
+CHUNK_CACHE_PIXELS = 40_000_000  # scaled chunk pixels kept (~160 MB of 32-bit surfaces)
+LABEL_CACHE = 400                # composed name/activity labels kept
+BUBBLE_W = 230                   # speech bubble text width (screen px)
+LABEL_SIZE = 13                  # name label font size (px); constant on screen at every zoom
+ABOVE_LAYER_WORDS = ("above", "roof", "canopy", "overhead")  # layers drawn over the characters
+TILE = 32
+LABEL_ACTIVITY_MIN_ZOOM = 0.75   # below this zoom only names are shown (activities would overlap)
+LABEL_NUDGES = 4                 # times a label moves up to clear an overlapping one
+
+
+def load_tmx(path: str | Path) -> Any:
+    """Load a Tiled map with images (needs a display mode for convert_alpha)."""
+    import pytmx.util_pygame  # imported lazily: pytmx pulls pygame image loading
+
+    if pygame.display.get_surface() is None:
+        pygame.display.set_mode((1, 1))
+    return pytmx.util_pygame.load_pygame(str(path))
+
+
+def _is_above(layer: Any) -> bool:
+    props = getattr(layer, "properties", {}) or {}
+    if str(props.get("above", "")).lower() in ("true", "1"):
+        return True
+    return any(w in str(getattr(layer, "name", "")).lower() for w in ABOVE_LAYER_WORDS)
+
+
+class MapLayers:
+    """The map's static pictures, split into below-characters and above-characters chunked surfaces."""
+
+    def __init__(self, tmx: Any) -> None:
+        self.tile_w = int(getattr(tmx, "tilewidth", TILE))
+        self.tile_h = int(getattr(tmx, "tileheight", TILE))
+        self.width = int(tmx.width) * self.tile_w
+        self.height = int(tmx.height) * self.tile_h
+        self.cols = (self.width + CHUNK - 1) // CHUNK
+        self.rows = (self.height + CHUNK - 1) // CHUNK
+        below, above = [], []
+        for layer in tmx.visible_layers:
+            (above if _is_above(layer) else below).append(layer)
+        self.below = self._bake(below, opaque=True)
+        self.above = self._bake(above, opaque=False) if above else {}
+
+    def _bake(self, layers: list[Any], opaque: bool) -> dict[tuple[int, int], pygame.Surface]:
+        chunks: dict[tuple[int, int], pygame.Surface] = {}
+
+        def chunk(cx: int, cy: int) -> pygame.Surface:
+            surf = chunks.get((cx, cy))
+            if surf is None:
+                surf = pygame.Surface((CHUNK, CHUNK), 0 if opaque else pygame.SRCALPHA)
+                surf.fill((34, 40, 30) if opaque else (0, 0, 0, 0))
+                chunks[(cx, cy)] = surf
+            return surf
+
+        for cy in range(self.rows if opaque else 0):
+            for cx in range(self.cols):
+                chunk(cx, cy)
+        for layer in layers:
+            if hasattr(layer, "tiles"):
+                for x, y, image in layer.tiles():
+                    self._blit(chunk, image, x * self.tile_w, y * self.tile_h + self.tile_h - image.get_height())
+            elif hasattr(layer, "image") and getattr(layer, "image", None) is not None:  # image layer
+                self._blit(chunk, layer.image, int(getattr(layer, "x", 0) or 0), int(getattr(layer, "y", 0) or 0))
+            else:  # object group: tile objects carry images (pytmx moved y to their top edge)
+                for obj in layer:
+                    image = getattr(obj, "image", None)
+                    if image is not None:
+                        if (obj.width, obj.height) != image.get_size() and obj.width and obj.height:
+                            image = pygame.transform.scale(image, (int(obj.width), int(obj.height)))
+                        self._blit(chunk, image, int(obj.x), int(obj.y))
+        return chunks
+
+    def _blit(self, chunk, image: pygame.Surface, x: int, y: int) -> None:
+        """Blit into every chunk the image overlaps (big objects cross chunk borders)."""
+        w, h = image.get_size()
+        for cy in range(max(0, y // CHUNK), min(self.rows - 1, (y + h - 1) // CHUNK) + 1):
+            for cx in range(max(0, x // CHUNK), min(self.cols - 1, (x + w - 1) // CHUNK) + 1):
+                chunk(cx, cy).blit(image, (x - cx * CHUNK, y - cy * CHUNK))
+
+
+class ScaledChunks:
+    """Chunk surfaces scaled to a zoom level, cached LRU by total pixels."""
+
+    def __init__(self, chunks: dict[tuple[int, int], pygame.Surface]) -> None:
+        self.chunks = chunks
+        self._cache: OrderedDict[tuple[int, int, float], pygame.Surface] = OrderedDict()
+        self._pixels = 0
+
+    def get(self, cx: int, cy: int, zoom: float) -> pygame.Surface | None:
+        base = self.chunks.get((cx, cy))
+        if base is None or zoom == 1.0:
+            return base
+        key = (cx, cy, zoom)
+        surf = self._cache.get(key)
+        if surf is None:
+            size = int(round(CHUNK * zoom)) + 1  # +1 px overlap hides seams between rounded chunks
+            surf = pygame.transform.scale(base, (size, size))
+            self._cache[key] = surf
+            self._pixels += size * size
+            while self._pixels > CHUNK_CACHE_PIXELS and self._cache:
+                _, old = self._cache.popitem(last=False)
+                self._pixels -= old.get_width() * old.get_height()
+        else:
+            self._cache.move_to_end(key)
+        return surf
+
+
+def _name_color(name: str) -> tuple[int, int, int]:
+    h = zlib.crc32(name.encode())
+    return (120 + h % 120, 120 + (h >> 8) % 120, 120 + (h >> 16) % 120)
+
+
+class Renderer:
+    """Draws the town view for a camera; holds every cache the town view needs."""
+
+    def __init__(self, tmx: Any, sprites: CharacterSprites | None = None) -> None:
+        self.layers = MapLayers(tmx)
+        self.below = ScaledChunks(self.layers.below)
+        self.above = ScaledChunks(self.layers.above)
+        self.sprites = sprites or CharacterSprites.load()
+        self._labels: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self.hits: dict[str, pygame.Rect] = {}  # screen rect of each character drawn last frame
+
+    @property
+    def map_size(self) -> tuple[int, int]:
+        return self.layers.width, self.layers.height
+
+    # ------------------------------------------------------------ frame
+    def draw(self, surface: pygame.Surface, camera: Camera, bodies: list[vm.BodyView],
+             selected: str | None = None, view: pygame.Rect | None = None) -> None:
+        view = view or surface.get_rect()
+        clip = surface.get_clip()
+        surface.set_clip(view)
+        surface.fill((20, 24, 20), view)
+        self._draw_chunks(surface, camera, self.below, view)
+        ordered = sorted(bodies, key=lambda b: b.y)
+        self.hits = {}
+        z = camera.zoom
+        for b in ordered:
+            sx, sy = camera.to_screen(b.x, b.y)
+            sx, sy = sx + view.x, sy + view.y
+            if not (-64 < sx - view.x < view.width + 64 and -96 < sy - view.y < view.height + 64):
+                continue
+            if b.name == selected:
+                ring = pygame.Rect(0, 0, int(30 * z), int(14 * z))
+                ring.center = (int(sx), int(sy + 12 * z))
+                pygame.draw.ellipse(surface, (255, 220, 80), ring, max(2, int(2 * z)))
+            frame = self.sprites.frame(b.name, b.facing, b.moving, b.anim_phase, z)
+            rect = frame.get_rect(midbottom=(int(sx), int(sy + 14 * z)))
+            surface.blit(frame, rect)
+            self.hits[b.name] = rect.inflate(8, 8)
+        if self.layers.above:
+            self._draw_chunks(surface, camera, self.above, view)
+        placed: list[pygame.Rect] = []
+        bubbles: list[tuple[pygame.Surface, pygame.Rect]] = []
+        for b in reversed(ordered):  # labels and bubbles stay above roofs and trees
+            rect = self.hits.get(b.name)
+            if rect is None:
+                continue
+            activity = (b.activity or b.using) if z >= LABEL_ACTIVITY_MIN_ZOOM or b.name == selected else ""
+            label = self._label(b.name, activity, b.name == selected)
+            lrect = label.get_rect(midbottom=(rect.centerx, rect.top + 2))
+            for _ in range(LABEL_NUDGES):  # stack labels of characters standing close together
+                hit = lrect.collidelist(placed)
+                if hit < 0:
+                    break
+                lrect.bottom = placed[hit].top - 1
+            placed.append(lrect)
+            surface.blit(label, lrect)
+            if b.bubble:
+                bubbles.append((self._bubble(b.bubble), lrect))
+        for bubble, lrect in bubbles:  # after every label, nudged clear of labels and other bubbles
+            brect = bubble.get_rect(midbottom=(lrect.centerx, lrect.top - 2))
+            for _ in range(LABEL_NUDGES):
+                hit = brect.collidelist(placed)
+                if hit < 0:
+                    break
+                brect.bottom = placed[hit].top - 1
+            placed.append(brect)
+            surface.blit(bubble, brect)
+        surface.set_clip(clip)
+
+    def _draw_chunks(self, surface, camera: Camera, chunks: ScaledChunks, view: pygame.Rect) -> None:
+        x0, y0, w, h = camera.visible_rect()
+        z = camera.zoom
+        for cy in range(max(0, int(y0 // CHUNK)), min(self.layers.rows, int((y0 + h) // CHUNK) + 1)):
+            for cx in range(max(0, int(x0 // CHUNK)), min(self.layers.cols, int((x0 + w) // CHUNK) + 1)):
+                surf = chunks.get(cx, cy, z)
+                if surf is not None:
+                    surface.blit(surf, (view.x + round((cx * CHUNK - x0) * z), view.y + round((cy * CHUNK - y0) * z)))
+
+    # ------------------------------------------------------------ cached pieces
+    def _cached(self, key: tuple, build) -> pygame.Surface:
+        surf = self._labels.get(key)
+        if surf is None:
+            surf = build()
+            self._labels[key] = surf
+            if len(self._labels) > LABEL_CACHE:
+                self._labels.popitem(last=False)
+        else:
+            self._labels.move_to_end(key)
+        return surf
+
+    def _label(self, name: str, activity: str, selected: bool) -> pygame.Surface:
+        def build() -> pygame.Surface:
+            text = T.shared_text()
+            top = text.render(name, LABEL_SIZE + 1, (255, 230, 120) if selected else _name_color(name), True)
+            act = activity if len(activity) <= 32 else activity[:31] + "..."
+            bottom = text.render(act, LABEL_SIZE - 1, (225, 228, 235)) if act else None
+            w = max(top.get_width(), bottom.get_width() if bottom else 0) + 10
+            h = top.get_height() + (bottom.get_height() if bottom else 0) + 4
+            surf = pygame.Surface((w, h), pygame.SRCALPHA)
+            pygame.draw.rect(surf, (15, 18, 24, 190), surf.get_rect(), border_radius=5)
+            surf.blit(top, ((w - top.get_width()) // 2, 2))
+            if bottom:
+                surf.blit(bottom, ((w - bottom.get_width()) // 2, 2 + top.get_height()))
+            return surf
+        return self._cached(("label", name, activity, selected), build)
+
+    def _bubble(self, say: str) -> pygame.Surface:
+        def build() -> pygame.Surface:
+            text = T.shared_text()
+            lines = text.wrap(say, BUBBLE_W, 14)[:5]
+            lh = text.line_height(14)
+            w = max(text.font(14).size(line)[0] for line in lines) + 16
+            h = lh * len(lines) + 12
+            surf = pygame.Surface((w, h + 8), pygame.SRCALPHA)
+            body = pygame.Rect(0, 0, w, h)
+            pygame.draw.rect(surf, (250, 250, 245), body, border_radius=8)
+            pygame.draw.rect(surf, (40, 40, 50), body, 2, border_radius=8)
+            cx = w // 2
+            pygame.draw.polygon(surf, (250, 250, 245), [(cx - 6, h - 2), (cx + 6, h - 2), (cx, h + 7)])
+            pygame.draw.lines(surf, (40, 40, 50), False, [(cx - 6, h - 1), (cx, h + 7), (cx + 6, h - 1)], 2)
+            for i, line in enumerate(lines):
+                surf.blit(text.render(line, 14, (20, 20, 30)), (8, 6 + i * lh))
+            return surf
+        return self._cached(("bubble", say), build)
+
+    def pick(self, pos: tuple[int, int]) -> str | None:
+        """The character under a screen point (topmost = drawn last)."""
+        found = None
+        for name, rect in self.hits.items():
+            if rect.collidepoint(pos):
+                found = name
+        return found

@@ -1,0 +1,504 @@
+"""Read-only adapter between the simulation's objects and what the game draws.
+
+Panels, the HUD and the renderer read the simulation only through the functions
+here, which turn live objects into small plain records. Attribute names of the
+other subsystems are looked up in one place, so a renamed field changes this file
+and nothing else. Nothing here writes to the simulation.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+NEED_NAMES = ("hunger", "rest", "hygiene", "social", "fun", "comfort")  # paper III-A5
+URGENT_NEED = 0.6  # need value above which a need is urgent (paper III-A5)
+TRAIT_AXES = ("sociability", "order", "novelty", "warmth")  # paper III-A4
+# axis -> (pole at +, pole at -); the persona file names at most one pole per axis
+AXIS_POLES = {
+    "sociability": ("extraverted", "introverted"),
+    "order": ("organized", "disorganized"),
+    "novelty": ("curious", "conventional"),
+    "warmth": ("warm", "direct"),
+}
+GRADES = {"a bit": 0.25, "quite": 0.5, "very": 0.75, "extremely": 1.0}  # paper III-A4
+TRAIT_STOPS = 4  # nine-stop slider: -4..+4, stop/4 is the signed grade weight
+MEMORY_TYPES = ("event", "thought", "chat", "preference")
+
+
+def attr(obj: Any, *names: str, default: Any = None) -> Any:
+    """First present attribute (or mapping key) of `obj` among `names`."""
+    if obj is None:
+        return default
+    for name in names:
+        if isinstance(obj, dict) and name in obj:
+            return obj[name]
+        value = getattr(obj, name, None)
+        if value is not None:
+            return value
+    return default
+
+
+def _num(value: Any, default: float = 0.0) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _call(value: Any) -> Any:
+    return value() if callable(value) else value
+
+
+# ---------------------------------------------------------------- bodies / world
+@dataclass
+class BodyView:
+    name: str
+    x: float
+    y: float
+    activity: str
+    place: str
+    using: str
+    facing: str
+    moving: bool
+    bubble: str
+    anim_phase: float = 0.0
+
+
+def bodies(world: Any, t: float) -> list[BodyView]:
+    out = []
+    for name, body in dict(attr(world, "bodies", default={})).items():
+        bubble = attr(body, "bubble")
+        text = ""
+        if bubble:
+            if isinstance(bubble, (tuple, list)) and len(bubble) >= 2:
+                text = str(bubble[0]) if _num(bubble[1], 0.0) >= t else ""
+            else:
+                text = str(attr(bubble, "text", default=bubble))
+        using = attr(body, "using", default="") or ""
+        if isinstance(using, (tuple, list)):
+            using = " ".join(str(u) for u in reversed(using))  # (object_id, verb) -> "verb object_id"
+        out.append(BodyView(
+            name=name, x=_num(attr(body, "x")), y=_num(attr(body, "y")),
+            activity=str(attr(body, "activity", default="") or ""),
+            place=str(attr(body, "place", default="") or ""),
+            using=str(using),
+            facing=str(attr(body, "facing", default="down") or "down"),
+            moving=bool(attr(body, "moving", default=False)),
+            bubble=text, anim_phase=_num(attr(body, "anim_phase", default=0.0)),
+        ))
+    return out
+
+
+@dataclass
+class HudStats:
+    date: str
+    time: str
+    speed: float
+    paused: bool
+    queue_depth: int
+    tok_s: float
+    agents: int
+
+
+def clock_stats(sim: Any) -> HudStats:
+    """The clock part of the HUD only (cheap: read every frame)."""
+    clock = attr(sim, "clock")
+    return HudStats(date=str(_call(attr(clock, "date_label", default="")) or ""),
+                    time=str(_call(attr(clock, "hhmm", default="")) or ""),
+                    speed=_num(attr(clock, "speed", default=1.0), 1.0),
+                    paused=bool(attr(clock, "paused", default=False)), queue_depth=0, tok_s=0.0, agents=0)
+
+
+def hud_stats(sim: Any) -> HudStats:
+    clock = attr(sim, "clock")
+    scheduler = attr(sim, "scheduler")
+    stats: dict = {}
+    if scheduler is not None and hasattr(scheduler, "stats"):
+        try:
+            stats = dict(scheduler.stats())
+        except Exception:  # a stats hiccup must not break the HUD
+            stats = {}
+    return HudStats(
+        date=str(_call(attr(clock, "date_label", default="")) or ""),
+        time=str(_call(attr(clock, "hhmm", default="")) or ""),
+        speed=_num(attr(clock, "speed", default=1.0), 1.0),
+        paused=bool(attr(clock, "paused", default=False)),
+        queue_depth=int(_num(stats.get("queue_depth", 0))),
+        tok_s=_num(stats.get("tok_s", 0.0)),
+        agents=len(attr(sim, "minds", default={}) or attr(attr(sim, "world"), "bodies", default={}) or {}),
+    )
+
+
+def game_time(sim: Any) -> float:
+    clock = attr(sim, "clock")
+    return _num(attr(clock, "t", "now", default=0.0))
+
+
+def hhmm(t: float) -> str:
+    t = t % 86400
+    return f"{int(t // 3600):02d}:{int(t % 3600 // 60):02d}"
+
+
+def day_time(t: float) -> str:
+    return f"day {int(t // 86400) + 1} {hhmm(t)}"
+
+
+# ---------------------------------------------------------------- needs / decisions
+@dataclass
+class NeedBar:
+    name: str
+    value: float
+    urgent: bool
+
+
+def needs(mind: Any) -> list[NeedBar]:
+    state = attr(mind, "needs")
+    values = attr(state, "values", default=state if isinstance(state, dict) else {}) or {}
+    urgent_fn = attr(state, "urgent")
+    urgent = set(_call(urgent_fn) or []) if urgent_fn is not None else set()
+    urgent = {u if isinstance(u, str) else attr(u, "name", default=str(u)) for u in urgent}
+    names = list(NEED_NAMES) + [n for n in values if n not in NEED_NAMES]
+    return [NeedBar(n, _num(values.get(n, 0.0)), n in urgent or _num(values.get(n, 0.0)) > URGENT_NEED)
+            for n in names if n in values]
+
+
+def need_rates(mind: Any) -> dict[str, float]:
+    state = attr(mind, "needs")
+    rates = attr(state, "rates", "decay_rates", "decay", default={}) or {}
+    return {k: _num(v) for k, v in dict(rates).items()}
+
+
+@dataclass
+class CandidateRow:
+    label: str
+    score: float | None
+    chosen: bool
+    detail: str = ""
+
+
+@dataclass
+class DecisionView:
+    plan_item: str
+    candidates: list[CandidateRow]
+    chosen: str
+    why: str
+    t: float | None
+    mode: str = ""
+
+
+def _label(item: Any) -> str:
+    if item is None:
+        return ""
+    if isinstance(item, str):
+        return item
+    desc = attr(item, "description", "label", "text")
+    where = attr(item, "object_name", "object_id", "object")
+    verb = attr(item, "verb", "affordance", "action")
+    if desc:
+        return f"{desc} ({where})" if where and str(where) not in str(desc) else str(desc)
+    if verb and where:
+        return f"{verb} at {where}"
+    return str(verb or where or item)
+
+
+def decision(mind: Any, t: float | None = None) -> DecisionView:
+    dec = attr(mind, "last_decision")
+    chosen = _label(attr(dec, "chosen"))
+    chosen_index = attr(dec, "chosen_index")
+    utilities = list(attr(dec, "utilities", default=[]) or [])
+    rows = []
+    for i, cand in enumerate(attr(dec, "candidates", default=[]) or []):
+        if isinstance(cand, (tuple, list)) and len(cand) == 2:
+            label, score, parts = _label(cand[0]), cand[1], []
+        else:
+            label, score = _label(cand), attr(cand, "score", "filter_score")
+            parts = [f"{k} {_num(attr(cand, k)):.2f}" for k in ("sim", "prox", "own") if attr(cand, k) is not None]
+        if i < len(utilities):
+            parts.append(f"utility {_num(utilities[i]):.2f}")
+        is_chosen = i == chosen_index if isinstance(chosen_index, int) and chosen_index >= 0 else label == chosen
+        rows.append(CandidateRow(label, None if score is None else _num(score), is_chosen, ", ".join(parts)))
+    plan_item = attr(dec, "plan_item") or current_plan_item(mind, t)
+    return DecisionView(_label(plan_item), rows, chosen, str(attr(dec, "why", "reason", default="") or ""),
+                        attr(dec, "t", "time"), str(attr(dec, "mode", default="") or ""))
+
+
+# ---------------------------------------------------------------- plan
+@dataclass
+class PlanBlock:
+    key: str
+    start: float
+    end: float
+    description: str
+    place: str
+    level: int
+    commitment: bool
+    source: str
+    children: list["PlanBlock"] = field(default_factory=list)
+
+
+def _plan_nodes(plan: Any) -> list[Any]:
+    if plan is None:
+        return []
+    for name in ("nodes", "roots", "activities", "children"):
+        nodes = getattr(plan, name, None)
+        if nodes is not None:
+            return list(_call(nodes))
+    return []
+
+
+def _block(node: Any, key: str, level: int) -> PlanBlock:
+    source = str(attr(node, "source", default="") or "")
+    commitment = bool(attr(node, "commitment_id", "commitment", default=False)) or "commit" in source.lower()
+    kids = [_block(c, f"{key}.{i}", level + 1) for i, c in enumerate(attr(node, "children", default=[]) or [])]
+    return PlanBlock(key, _num(attr(node, "start")), _num(attr(node, "end")),
+                     str(attr(node, "description", default="")), str(attr(node, "place", default="") or ""),
+                     int(_num(attr(node, "level", default=level), level)), commitment, source, kids)
+
+
+def plan_blocks(mind: Any) -> list[PlanBlock]:
+    return [_block(n, str(i), 0) for i, n in enumerate(_plan_nodes(attr(mind, "plan")))]
+
+
+def active_block(blocks: Iterable[PlanBlock], t: float) -> PlanBlock | None:
+    """Deepest block containing `t` (day-relative or absolute starts both work)."""
+    found = None
+    for b in blocks:
+        start, end = b.start, b.end
+        tt = t if start >= 86400 or end > 86400 else t % 86400
+        if start <= tt < end:
+            found = active_block(b.children, t) or b
+    return found
+
+
+def active_path(blocks: Iterable[PlanBlock], t: float) -> set[str]:
+    """Keys of every block (at any level) that contains `t`."""
+    keys: set[str] = set()
+    for b in blocks:
+        tt = t if b.start >= 86400 or b.end > 86400 else t % 86400
+        if b.start <= tt < b.end:
+            keys.add(b.key)
+            keys |= active_path(b.children, t)
+    return keys
+
+
+def current_plan_item(mind: Any, t: float | None = None) -> str:
+    """Description of the deepest plan block running at `t` (the plan tree's own lookup first)."""
+    plan = attr(mind, "plan")
+    if plan is None:
+        return ""
+    current = getattr(plan, "current", None)
+    if callable(current) and t is not None:
+        node = current(t)
+        return _label(node) if node is not None else ""
+    block = active_block(plan_blocks(mind), t or 0.0)
+    return block.description if block else ""
+
+
+# ---------------------------------------------------------------- memories
+@dataclass
+class MemoryRow:
+    t: float
+    location: str
+    type: str
+    poignancy: float
+    emotion: str
+    header: str
+    description: str
+
+
+def memories(mind: Any, name: str, types: set[str] | None = None) -> list[MemoryRow]:
+    mem = attr(mind, "memory")
+    records: list = []
+    getter = getattr(mem, "records", None)
+    try:
+        if callable(getter):
+            records = list(getter())
+        else:
+            store = attr(mem, "store")
+            if store is not None:
+                records = list(store.records(name))
+    except TypeError:
+        store = attr(mem, "store")
+        records = list(store.records(name)) if store is not None else []
+    rows = [MemoryRow(_num(attr(r, "created", "t")), str(attr(r, "location", default="") or ""),
+                      str(attr(r, "type", default="event")), _num(attr(r, "poignancy", default=0)),
+                      str(attr(r, "emotion", default="") or ""), str(attr(r, "header", default="") or ""),
+                      str(attr(r, "description", default=""))) for r in records]
+    rows.sort(key=lambda r: r.t, reverse=True)
+    return [r for r in rows if types is None or r.type in types]
+
+
+# ---------------------------------------------------------------- emotion
+@dataclass
+class EmotionView:
+    label: str
+    intensity: float
+    valence: float
+    valence_change: float
+    description: str
+    trajectory: list[tuple[str, float, float]]  # (label, intensity, valence), oldest first
+
+
+def emotion(mind: Any) -> EmotionView:
+    em = attr(mind, "emotion")
+    cur = attr(em, "current", default=em)
+    history = list(attr(em, "history", default=[]) or [])
+    traj = [(str(attr(h, "label", "primary", default="")), _num(attr(h, "intensity")), _num(attr(h, "valence")))
+            for h in history]
+    valence = _num(attr(cur, "valence"))
+    before = [v for (_, _, v) in traj[:-1]] if traj and traj[-1][2] == valence else [v for (_, _, v) in traj]
+    change = valence - before[-1] if before else 0.0
+    return EmotionView(str(attr(cur, "label", "primary", default="neutral")), _num(attr(cur, "intensity")),
+                       valence, change, str(attr(cur, "description", "explanation", default="") or ""), traj)
+
+
+# ---------------------------------------------------------------- persona
+@dataclass
+class PersonaView:
+    name: str
+    personality: str
+    temperament: str
+    background: str
+    routine: str
+    traits: dict[str, int]  # axis -> stop in -4..4
+
+
+def _stop_from_value(value: Any) -> int:
+    if isinstance(value, str):
+        return round(GRADES.get(value.strip().lower(), 0.0) * TRAIT_STOPS)
+    return round(max(-1.0, min(1.0, _num(value))) * TRAIT_STOPS)
+
+
+def trait_stops(mind: Any) -> dict[str, int]:
+    comp = attr(mind, "personality")
+    persona = attr(mind, "persona")
+    axes = _call(attr(comp, "axis_values", "axes", default=None))
+    stops = {a: 0 for a in TRAIT_AXES}
+    if isinstance(axes, dict) and axes:
+        for a in TRAIT_AXES:
+            stops[a] = _stop_from_value(axes.get(a, 0.0))
+        return stops
+    traits = attr(comp, "traits") or attr(persona, "traits", default={}) or {}
+    if not isinstance(traits, dict):
+        traits = {attr(t, "pole", default=""): attr(t, "grade", default="") for t in traits}
+    for axis, (pos, neg) in AXIS_POLES.items():
+        for key, value in traits.items():
+            if key == axis:
+                stops[axis] = _stop_from_value(value)
+            elif key in (pos, neg):
+                stops[axis] = abs(_stop_from_value(value)) * (1 if key == pos else -1)
+    return stops
+
+
+def persona(mind: Any, name: str) -> PersonaView:
+    per = attr(mind, "persona")
+    comp = attr(mind, "personality")
+    routine = attr(per, "routine", "lifestyle", default="")
+    if isinstance(routine, (list, tuple)):
+        routine = "; ".join(str(r) for r in routine)
+    base = attr(comp, "personality") if isinstance(attr(comp, "personality"), str) else None
+    return PersonaView(name, str(base or attr(per, "personality", default="") or ""),
+                       str(attr(comp, "temperament_sentence", "temperament", default="") or ""),
+                       str(attr(per, "background", default="") or ""), str(routine or ""), trait_stops(mind))
+
+
+def trait_label(axis: str, stop: int) -> str:
+    if stop == 0:
+        return "silent"
+    grade = [g for g, w in GRADES.items() if round(w * TRAIT_STOPS) == abs(stop)][0]
+    pos, neg = AXIS_POLES[axis]
+    return f"{grade} {pos if stop > 0 else neg}"
+
+
+# ---------------------------------------------------------------- relationships
+@dataclass
+class RelationRow:
+    other: str
+    familiarity: float
+    trust: float
+    sentiment: float
+    last_change: str
+    reason: str
+
+
+def relationships(mind: Any) -> list[RelationRow]:
+    rels = attr(mind, "relationships", default={}) or {}
+    rels = attr(rels, "relations", "by_name", default=rels)
+    out = []
+    for other, rel in dict(rels).items():
+        change = attr(rel, "last_change")
+        reason = str(attr(change, "reason", default="") or attr(rel, "last_reason", "reason", default="") or "")
+        if change is not None and not isinstance(change, str):
+            parts = [f"{k} {_num(v):+.2f}" for k, v in (attr(change, "deltas", default=None) or {}).items()]
+            if not parts:
+                parts = [f"{k} {_num(attr(change, k)):+.2f}" for k in ("sentiment", "trust", "familiarity")
+                         if attr(change, k) is not None]
+            change_text = ", ".join(parts)
+        else:
+            change_text = str(change or "")
+        out.append(RelationRow(str(other), _num(attr(rel, "familiarity")), _num(attr(rel, "trust")),
+                               _num(attr(rel, "sentiment")), change_text, reason))
+    return sorted(out, key=lambda r: -r.familiarity)
+
+
+# ---------------------------------------------------------------- model calls
+@dataclass
+class RetrievedRow:
+    description: str
+    score: float
+    factors: dict[str, float]
+
+
+@dataclass
+class CallView:
+    function: str
+    t: float
+    messages: list[dict]
+    raw: str
+    parsed: str
+    fallback_used: bool
+    retrieved: list[RetrievedRow]
+    queue_wait_s: float
+    latency_s: float
+    error: str
+
+
+def retrieved_rows(items: Iterable[Any]) -> list[RetrievedRow]:
+    out = []
+    for r in items or []:
+        rec = attr(r, "record", "memory")
+        desc = attr(r, "description") or attr(rec, "description", default="")
+        factors = attr(r, "factors", default=None)
+        if factors is None:
+            factors = {k: attr(r, k) for k in ("poignancy", "similarity", "recency", "emotion")
+                       if attr(r, k) is not None}
+        out.append(RetrievedRow(str(desc), _num(attr(r, "score")), {k: _num(v) for k, v in dict(factors).items()}))
+    return out
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, default=str)
+    dump = getattr(value, "model_dump_json", None)
+    if callable(dump):
+        return dump()
+    return str(value)
+
+
+def calls(mind: Any) -> list[CallView]:
+    """Recent model calls of one agent, newest first."""
+    out = []
+    for c in list(attr(mind, "calls", default=[]) or []):
+        out.append(CallView(
+            function=str(attr(c, "function", "name", default="?")), t=_num(attr(c, "game_time", "t")),
+            messages=list(attr(c, "messages", default=[]) or []), raw=str(attr(c, "raw", default="") or ""),
+            parsed=_text(attr(c, "parsed")), fallback_used=bool(attr(c, "fallback_used", default=False)),
+            retrieved=retrieved_rows(attr(c, "retrieved", default=[])),
+            queue_wait_s=_num(attr(c, "queue_wait_s")), latency_s=_num(attr(c, "latency_s")),
+            error=str(attr(c, "error", default="") or ""),
+        ))
+    return list(reversed(out))

@@ -1,0 +1,202 @@
+"""The town view headless: camera math, the real map and sprites rendered, click selection,
+camera input, HUD keys and the event log viewer (SDL dummy driver)."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+
+import pygame
+import pytest
+
+from garp.eventlog import EventLog
+from garp.game.app import App
+from garp.game.camera import ZOOM_LEVELS, Camera
+from garp.game.renderer import Renderer, load_tmx
+from garp.game.sprites import CharacterSprites
+from garp.world.clock import GameClock
+
+W, H = 1280, 720
+
+
+# ----------------------------------------------------------------------------- camera math
+def test_camera_round_trip_and_zoom_keeps_the_anchor_fixed():
+    cam = Camera(2880, 2048, W, H)
+    cam.center_on(1000, 800)
+    assert cam.center() == pytest.approx((1000, 800))
+    sx, sy = cam.to_screen(1100, 850)
+    assert cam.to_map(sx, sy) == pytest.approx((1100, 850))
+    anchor = (300, 200)
+    before = cam.to_map(*anchor)
+    cam.zoom_by(1, anchor)
+    assert cam.zoom == ZOOM_LEVELS[ZOOM_LEVELS.index(1.0) + 1]
+    assert cam.to_map(*anchor) == pytest.approx(before)
+    cam.pan_screen(150, -60)  # drag right/up: the map moves with the mouse
+    assert cam.to_map(anchor[0] + 150, anchor[1] - 60) == pytest.approx(before)
+
+
+def test_camera_clamps_to_the_map_and_zoom_levels():
+    cam = Camera(2880, 2048, W, H)
+    cam.pan_screen(10_000, 10_000)
+    assert (cam.x, cam.y) == (0.0, 0.0)
+    cam.pan_screen(-100_000, -100_000)
+    assert cam.x == pytest.approx(2880 - W) and cam.y == pytest.approx(2048 - H)
+    for _ in range(20):
+        cam.zoom_by(-1)
+    assert cam.zoom == ZOOM_LEVELS[0]
+    cam.zoom_by(-1)
+    assert cam.zoom == ZOOM_LEVELS[0]
+    small = Camera(320, 320, W, H)  # a map smaller than the view is centred
+    assert small.x == pytest.approx((320 - W) / 2)
+
+
+# ----------------------------------------------------------------------------- the real town
+class WalkSim:
+    """The parts of a Simulation the window reads, over the real World: agents walk to objects."""
+
+    def __init__(self, n: int = 3) -> None:
+        from garp.mind.persona import load_personas
+        from garp.sim.town_setup import load_town
+
+        self.log = EventLog()
+        town, registry, self.world, _ = load_town("town.tmx", self.log, 1)
+        self.clock = GameClock(datetime(2025, 3, 3, 8, 0))
+        self.minds: dict = {}
+        self.personas = sorted(load_personas().values(), key=lambda p: p.name)[:n]
+        for p in self.personas:
+            self.world.add_agent(p.name, p.home)
+        self.town = town
+        self.rng = random.Random(1)
+        self.objects = [o for o in registry.all() if o.affordances]
+
+    def update(self, wall_dt: float) -> None:
+        dt = self.clock.advance(wall_dt)
+        self.world.step(dt, self.clock.t)
+
+
+@pytest.fixture(scope="module")
+def town():
+    pygame.init()
+    pygame.display.set_mode((W, H))
+    sim = WalkSim()
+    renderer = Renderer(load_tmx(sim.town.path), CharacterSprites.load())
+    return sim, renderer
+
+
+def _colors(surface: pygame.Surface, rect: pygame.Rect) -> int:
+    arr = pygame.surfarray.array3d(surface.subsurface(rect))
+    return len({tuple(c) for c in arr.reshape(-1, 3)[::11]})
+
+
+def test_renderer_draws_map_characters_labels_and_bubbles(town):
+    sim, renderer = town
+    app = App(sim, renderer, (W, H))
+    name = sim.personas[0].name
+    body = sim.world.bodies[name]
+    app.town.camera.center_on(body.x, body.y)
+    sim.world.say(name, "Hello there, neighbour!", sim.clock.t, duration_s=600)
+    surface = pygame.Surface((W, H))
+    app.draw(surface)
+    assert renderer.map_size == (sim.town.width * 32, sim.town.height * 32)
+    assert _colors(surface, pygame.Rect(0, 40, W, H - 40)) > 200  # a textured pixel-art town, not flat fills
+    assert set(renderer.hits) >= {name}
+    sx, sy = app.town.camera.to_screen(body.x, body.y)
+    rect = renderer.hits[name]
+    assert rect.collidepoint(sx, sy)
+    above = pygame.Rect(rect.x - 60, rect.y - 90, rect.width + 120, 90)  # label and bubble sit above
+    assert _colors(surface, above.clip(surface.get_rect())) > 20
+
+
+def test_click_selects_a_character_and_opens_its_panel_drag_pans(town):
+    sim, renderer = town
+    app = App(sim, renderer, (W, H))
+    name = sim.personas[1].name
+    body = sim.world.bodies[name]
+    app.town.camera.center_on(body.x, body.y)
+    surface = pygame.Surface((W, H))
+    app.draw(surface)
+    pos = tuple(int(v) for v in app.town.camera.to_screen(body.x, body.y - 8))
+    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos))
+    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos))
+    assert app.town.selected == name and app.panel is not None and app.panel.name == name
+    assert app.town.rect.width == W - app.panel.rect.width or app.town.rect.width < W
+    app.draw(surface)  # the selection ring: yellow pixels at the character's feet
+    ring = pygame.surfarray.array3d(surface.subsurface(renderer.hits[name]))
+    assert ((ring[..., 0] > 230) & (ring[..., 1] > 200) & (ring[..., 2] < 120)).any()
+    x0, y0 = app.town.camera.x, app.town.camera.y
+    start = (200, 300)
+    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=start))
+    app.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=(240, 280), rel=(40, -20), buttons=(1, 0, 0)))
+    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=(240, 280)))
+    z = app.town.camera.zoom
+    assert (app.town.camera.x, app.town.camera.y) == pytest.approx((x0 - 40 / z, y0 + 20 / z))
+    assert app.town.selected == name  # a drag is not a click
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, unicode="\x1b", mod=0))
+    assert app.panel is None and app.town.selected is None
+
+
+def test_tab_cycles_agents_and_hud_keys_drive_the_clock(town):
+    sim, renderer = town
+    app = App(sim, renderer, (W, H))
+    names = sorted(sim.world.bodies)
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_TAB, unicode="\t", mod=0))
+    assert app.town.selected == names[0] and app.panel.name == names[0]
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_TAB, unicode="\t", mod=0))
+    assert app.town.selected == names[1]
+    speed = sim.clock.speed
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHTBRACKET, unicode="]", mod=0))
+    assert sim.clock.speed > speed
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, unicode=" ", mod=0))
+    assert sim.clock.paused
+    app.update(0.1)
+    assert "PAUSED" in app.hud.line() and "3 agents" in app.hud.line()
+    t = sim.clock.t
+    app.update(0.5)
+    assert sim.clock.t == t  # paused: no game time passes
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, unicode=" ", mod=0))
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1, unicode="", mod=0))
+    assert app.hud.show_help and any(line.startswith("Tab:") for line in app.hud.help_lines())
+
+
+def test_agents_walk_and_the_log_viewer_filters_by_agent(town):
+    sim, renderer = town
+    app = App(sim, renderer, (W, H))
+    a, b = sorted(sim.world.bodies)[:2]
+    target = next(o for o in sim.objects if o.place == sim.world.bodies[a].place)
+    assert sim.world.walk_to(a, target.id, sim.clock.t)
+    x0 = sim.world.bodies[a].x, sim.world.bodies[a].y
+    for _ in range(30):
+        app.update(1 / 30)
+    assert (sim.world.bodies[a].x, sim.world.bodies[a].y) != x0
+    sim.log.emit("chat_line", sim.clock.t, agent=b, speaker=b, text="Lovely morning!")
+    sim.log.emit("emotion", sim.clock.t, agent=a, label="happy", intensity=0.6, description="the sun is out")
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_l, unicode="l", mod=0))
+    assert app.log_viewer.visible
+    every = app.log_viewer.lines()
+    assert any(f'{b}: "Lovely morning!"' in line for line in every)
+    assert any(f"{a} feels happy (intensity 0.60): the sun is out" in line for line in every)
+    app.log_viewer.set_agent(a)
+    only_a = app.log_viewer.lines()
+    assert only_a and all(b not in line or a in line for line in only_a)
+    assert not any("Lovely morning!" in line for line in only_a)
+    app.log_viewer.cycle_agent()
+    assert app.log_viewer.agent == sorted(sim.world.bodies)[1]
+    surface = pygame.Surface((W, H))
+    app.update(1.0)
+    app.draw(surface)
+    assert _colors(surface, app.log_viewer.rect) > 10
+
+
+def test_log_lines_for_real_event_shapes():
+    from garp.game.log_viewer import event_agents, format_event
+
+    start = {"kind": "chat_start", "t": 0, "initiator": "Mika", "partner": "Ren", "agents": ["Mika", "Ren"],
+             "place": "Mika's House"}
+    assert format_event(start) == "Conversation: Mika and Ren at Mika's House"
+    assert event_agents(start) == {"Mika", "Ren"}
+    rel = {"kind": "relationship", "t": 0, "agent": "Ren", "other": "Mika", "sentiment": 0.45, "trust": 0.6,
+           "familiarity": 0.65, "delta": 0.1, "reason": "she was kind"}
+    assert format_event(rel) == ("Ren about Mika: sentiment +0.45, trust 0.60, familiarity 0.65 "
+                                 "(sentiment change +0.10) - she was kind")
+    use = {"kind": "action_start", "t": 0, "agent": "Ludwig", "object": "ludwigs-house/bed", "verb": "sleep"}
+    assert format_event(use) == "Ludwig starts: sleep (ludwigs-house/bed)"

@@ -1,0 +1,148 @@
+"""Interviews: question classification, the grounding rules in code, interview re-ranking, a real
+answer from the bundled model with the memories used, and the terminal interview."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import types
+
+import pytest
+
+from garp.errors import GarpError
+from garp.game.interview_cli import find_persona_file, find_store_dir, format_result, run_session
+from garp.mind.interview import (FALLBACK_ANSWER, InterviewAnswer, InterviewInputs, InterviewResult, UsedMemory,
+                                 Utterance, classify_question, interview, rerank)
+
+
+def test_questions_are_classified_factual_or_reflective():
+    assert classify_question("What have you worked on at the clinic?") == "factual"
+    assert classify_question("Where do you live?") == "factual"
+    assert classify_question("What did losing the race teach you?") == "reflective"
+    assert classify_question("Why do you like quiet days?") == "reflective"
+    assert classify_question("How do you feel about your neighbours?") == "reflective"
+
+
+def _inputs(kind: str = "factual", question: str = "What is your sister's name?") -> InterviewInputs:
+    return InterviewInputs("Oliver", "Oliver is a records clerk.", ["Hello. I'm fine, thanks."],
+                           ["I have kept the records at the Town Office for nineteen years."], question, kind)
+
+
+@pytest.mark.parametrize("reply, why", [
+    ("your sister's name", "echo"),
+    ("I'm fine, thanks.", "copied voice line"),
+    ("Her name is Anna and she lives by the sea.", "not grounded"),
+    ("As an AI language model I cannot say.", "out of character"),
+    ("Yes.", "too short"),
+])
+def test_check_rejects_answers_that_break_the_rules(reply, why):
+    with pytest.raises(ValueError):
+        InterviewAnswer().check(_inputs(), Utterance(utterance=reply))
+
+
+def test_check_keeps_two_sentences_and_fallback_is_an_honest_line():
+    out = InterviewAnswer().check(_inputs(question="What do you do?"), Utterance(
+        utterance="I keep the records at the Town Office. I have done it for nineteen years. I like it."))
+    assert out.utterance == "I keep the records at the Town Office. I have done it for nineteen years."
+    reflective = InterviewAnswer().check(_inputs("reflective", "Why do you like it?"),
+                                         Utterance(utterance="It gives my days a calm shape."))
+    assert reflective.utterance == "It gives my days a calm shape."  # reflective answers need no record words
+    assert InterviewAnswer().fallback(_inputs()).utterance == FALLBACK_ANSWER and "don't recall" in FALLBACK_ANSWER
+
+
+def test_messages_put_rules_first_and_pick_instructions_by_kind():
+    fn = InterviewAnswer()
+    factual = fn.messages(_inputs(), False)
+    reflective = fn.messages(_inputs("reflective", "Why?"), False)
+    assert factual[0] == reflective[0]  # static text first: the prompt prefix is reused
+    assert "complete factual record" in factual[0]["content"] and "do not recall" in factual[0]["content"]
+    assert "only what the memories explicitly state" in factual[1]["content"]
+    assert "Do not invent events" in reflective[1]["content"]
+    assert factual[1]["content"].rstrip().endswith("Interviewer: What is your sister's name?")
+
+
+def test_rerank_lets_relevance_decide():
+    scored = [types.SimpleNamespace(record=types.SimpleNamespace(description="important but off topic"), score=7.0,
+                                    factors={"poignancy": 1.0, "similarity": 0.1, "recency": 0.5, "emotion": 0.0}),
+              types.SimpleNamespace(record=types.SimpleNamespace(description="on topic"), score=4.0,
+                                    factors={"poignancy": 0.2, "similarity": 1.0, "recency": 0.5, "emotion": 0.0})]
+    used = rerank(scored)
+    assert [u.description for u in used] == ["on topic", "important but off topic"]
+    assert used[0].score == pytest.approx(3 * 1.0 + 0.5 * 0.2 + 0.5 * 0.5)
+
+
+@pytest.mark.model
+def test_interview_answers_from_memories_and_remembers_the_exchange(tmp_path, scheduler, embedder):
+    from garp.engine.memory_store import MemoryStore
+    from garp.mind.agent import AgentMind
+    from garp.mind.emotion import EmotionSystem
+    from garp.mind.memory import AgentMemory
+    from garp.mind.persona import load_persona
+
+    persona = load_persona(find_persona_file("oliver"))
+    mind = AgentMind(persona)
+    mind.emotion = EmotionSystem.for_persona(persona)
+    with MemoryStore(tmp_path / "memory") as store:
+        mind.memory = AgentMemory("Oliver", store, embedder, None, personality_text=mind.personality.personality_text)
+        mind.memory.seed(persona, 3600.0)
+        result = asyncio.run(interview(mind, "What do you prefer your days to be like?", scheduler, 7200.0))
+        assert result.kind == "factual" and result.answer
+        assert result.memories and result.memories == sorted(result.memories, key=lambda m: -m.score)
+        assert set(result.memories[0].factors) == {"similarity", "poignancy", "recency", "emotion"}
+        assert result.call is not None and result.call.function == "interview_answer"
+        assert result.call.retrieved[0]["description"] == result.memories[0].description
+        prompt = result.call.messages[-1]["content"]
+        assert result.memories[0].description in prompt  # the best memory reached the model
+        chats = store.records("Oliver", ["chat"])
+        assert any(r.description.startswith('I was interviewed and asked: "What do you prefer') for r in chats)
+
+
+def test_terminal_session_prints_answers_with_memory_scores():
+    class Session:
+        name = "Oliver"
+
+        def __init__(self):
+            self.asked = []
+
+        def ask(self, question):
+            self.asked.append(question)
+            return InterviewResult(question, "factual", "I keep the records.",
+                                   [UsedMemory("I keep the town records.", 3.25,
+                                               {"similarity": 1.0, "poignancy": 0.3, "recency": 0.2, "emotion": 0})])
+
+    session, out = Session(), io.StringIO()
+    assert run_session(session, io.StringIO("What do you do?\n\nquit\nnever asked\n"), out) == 1
+    assert session.asked == ["What do you do?"]
+    text = out.getvalue()
+    assert "Oliver: I keep the records." in text
+    assert " 3.25  sim 1.00  poig 0.30  rec 0.20  I keep the town records." in text
+    assert format_result("Oliver", session.ask("x")).count("\n") == 2
+
+
+def test_terminal_interview_errors_name_the_input(tmp_path):
+    with pytest.raises(GarpError, match="persona 'nobody'.*allowed: .*oliver"):
+        find_persona_file("nobody")
+    with pytest.raises(GarpError, match="not a directory"):
+        find_store_dir(tmp_path / "missing")
+    with pytest.raises(GarpError, match="no memory store"):
+        find_store_dir(tmp_path)
+    (tmp_path / "memory" / "memories.lance").mkdir(parents=True)
+    assert find_store_dir(tmp_path) == tmp_path / "memory"
+
+
+@pytest.mark.model
+def test_garp_interview_in_the_terminal_answers_and_remembers():
+    from garp.game.interview_cli import TerminalInterview
+
+    args = types.SimpleNamespace(persona="Oliver", save=None, model=None, server=None, threads=None,
+                                 gpu_layers=None, seed=0)
+    session = TerminalInterview(args)
+    try:
+        out = io.StringIO()
+        assert run_session(session, io.StringIO("Where do you work?\n"), out) == 1
+        text = out.getvalue()
+        assert "Oliver: " in text and "sim " in text and "model: " in text
+        chats = session.store.records("Oliver", ["chat"])
+        assert any('asked: "Where do you work?"' in r.description for r in chats)
+    finally:
+        session.close()
