@@ -1,0 +1,205 @@
+"""Declarative goal checks over a run's event log (Section V-C).
+
+Each check reads only the log, so it works on a live run, a replay or a synthetic log.
+A failed check says what was expected and what the log shows.
+
+Event fields the checks rely on (written by `garp.sim.simulation`):
+  arrive       agent, place, room            (also one at t0 for the start place)
+  action_start agent, object_id, verb
+  chat_start   initiator, partner
+  relationship agent, other, sentiment
+  commitment   agents, what
+  error        where, message
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from garp.scenario import schema as S
+
+Event = dict[str, Any]
+
+
+@dataclass
+class GoalResult:
+    check: str
+    passed: bool
+    detail: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"check": self.check, "passed": self.passed, "detail": self.detail}
+
+
+def _hm(t: float) -> str:
+    day, rest = divmod(int(t), 86400)
+    return f"day{day} {rest // 3600:02d}:{rest % 3600 // 60:02d}"
+
+
+def place_intervals(events: list[Event], agent: str, end_t: float) -> list[tuple[float, float, str, str]]:
+    """(start, end, place, room) spans built from the agent's `arrive` events."""
+    spans: list[tuple[float, float, str, str]] = []
+    cur: tuple[float, str, str] | None = None
+    for e in events:
+        if e["kind"] == "arrive" and e.get("agent") == agent:
+            if cur:
+                spans.append((cur[0], e["t"], cur[1], cur[2]))
+            cur = (e["t"], e.get("place") or "outside", e.get("room") or "")
+    if cur:
+        spans.append((cur[0], max(end_t, cur[0]), cur[1], cur[2]))
+    return spans
+
+
+def _run_end(events: list[Event]) -> float:
+    ends = [e["t"] for e in events if e["kind"] == "run_end"]
+    return ends[-1] if ends else (events[-1]["t"] if events else 0.0)
+
+
+def _cast(events: list[Event]) -> list[str]:
+    for e in events:
+        if e["kind"] == "run_start":
+            return list(e.get("cast", []))
+    return sorted({e["agent"] for e in events if isinstance(e.get("agent"), str)})
+
+
+def check_goal(goal: Any, events: list[Event], others: dict[str, list[Event]] | None = None) -> GoalResult:
+    fn = _CHECKS[goal.check]
+    passed, detail = fn(goal, events, others or {})
+    return GoalResult(goal.check, passed, detail)
+
+
+def check_goals(goals: Iterable[Any], events: list[Event], others: dict[str, list[Event]] | None = None) -> list[GoalResult]:
+    return [check_goal(g, events, others) for g in goals]
+
+
+def _no_failures(g: S.NoFailures, events: list[Event], _o) -> tuple[bool, str]:
+    errs = [e for e in events if e["kind"] == "error"]
+    if not errs:
+        return True, "no error events"
+    first = errs[0]
+    return False, (f"expected no escaped errors; the log has {len(errs)}, first at {_hm(first['t'])}: "
+                   f"{first.get('where', '?')}: {first.get('message', '')[:160]}")
+
+
+def _all_agents_active(g: S.AllAgentsActive, events: list[Event], _o) -> tuple[bool, str]:
+    counts = {a: 0 for a in _cast(events)}
+    for e in events:
+        if e["kind"] == "action_start" and e.get("agent") in counts:
+            counts[e["agent"]] += 1
+    idle = {a: n for a, n in counts.items() if n < g.min_actions}
+    if not counts:
+        return False, "expected a cast; the log has no run_start event and no agent events"
+    if idle:
+        return False, f"expected every agent to start >= {g.min_actions} actions; below that: {idle}"
+    return True, f"actions per agent: min {min(counts.values())}, max {max(counts.values())}"
+
+
+def _in_place(g: S.AgentsInPlaceDuring, events: list[Event], _o) -> tuple[bool, str]:
+    w0, w1 = g.start.seconds, g.end.seconds
+    end_t = _run_end(events)
+    missing = []
+    for agent in g.agents:
+        inside = 0.0
+        seen: list[str] = []
+        for s0, s1, place, room in place_intervals(events, agent, end_t):
+            lo, hi = max(s0, w0), min(s1, w1)
+            if hi > lo:
+                seen.append(place + (f"/{room}" if room else ""))
+                if place == g.place and (not g.room or room == g.room):
+                    inside += hi - lo
+        if inside < g.min_minutes * 60.0:
+            where = ", ".join(dict.fromkeys(seen)) or "no position logged"
+            missing.append(f"{agent} {inside / 60:.0f} min there (was at: {where})")
+    target = g.place + (f"/{g.room}" if g.room else "")
+    if missing:
+        return False, (f"expected {', '.join(g.agents)} in {target} >= {g.min_minutes:g} min between "
+                       f"{_hm(w0)} and {_hm(w1)}; " + "; ".join(missing))
+    return True, f"all {len(g.agents)} agents in {target} during {_hm(w0)}-{_hm(w1)}"
+
+
+def _chat_opened(g: S.ChatOpenedBy, events: list[Event], _o) -> tuple[bool, str]:
+    opened = [e for e in events if e["kind"] == "chat_start" and e.get("initiator") == g.agent]
+    want = g.check == "chat_opened_by"
+    if want:
+        if opened:
+            return True, f"{g.agent} opened {len(opened)} chat(s), first with {opened[0].get('partner')} at {_hm(opened[0]['t'])}"
+        return False, f"expected {g.agent} to open a chat; the log shows none opened by {g.agent}"
+    if opened:
+        return False, (f"expected {g.agent} to open no chat; the log shows {len(opened)}, first with "
+                       f"{opened[0].get('partner')} at {_hm(opened[0]['t'])}")
+    return True, f"{g.agent} opened no chat"
+
+
+def _never_left(g: S.NeverLeft, events: list[Event], _o) -> tuple[bool, str]:
+    spans = place_intervals(events, g.agent, _run_end(events))
+    away = [(s0, p) for s0, _s1, p, _r in spans if p != g.place]
+    if not spans:
+        return False, f"expected {g.agent} to stay in {g.place}; the log has no position for {g.agent}"
+    if away:
+        return False, f"expected {g.agent} never to leave {g.place}; at {_hm(away[0][0])} {g.agent} was in {away[0][1]}"
+    return True, f"{g.agent} stayed in {g.place}"
+
+
+def final_sentiment(events: list[Event], agent: str, toward: str) -> float | None:
+    vals = [e.get("sentiment") for e in events
+            if e["kind"] == "relationship" and e.get("agent") == agent and e.get("other") == toward]
+    vals = [v for v in vals if isinstance(v, (int, float))]
+    return float(vals[-1]) if vals else None
+
+
+def _sentiment_above(g: S.SentimentAbove, events: list[Event], _o) -> tuple[bool, str]:
+    v = final_sentiment(events, g.agent, g.toward)
+    if v is None:
+        return False, f"expected {g.agent}'s sentiment toward {g.toward} > {g.value}; the log has no relationship event for the pair"
+    ok = v > g.value
+    return ok, f"{g.agent}'s final sentiment toward {g.toward} is {v:+.2f} (expected > {g.value:+.2f})"
+
+
+def _sentiment_variant(g: S.SentimentAboveVariant, events: list[Event], others) -> tuple[bool, str]:
+    other = others.get(g.other_scenario)
+    if other is None:
+        return False, f"expected a run of '{g.other_scenario}' to compare with; it was not run in this check"
+    a, b = final_sentiment(events, g.agent, g.toward), final_sentiment(other, g.agent, g.toward)
+    if a is None or b is None:
+        return False, f"expected sentiment of {g.agent} toward {g.toward} in both runs; got this={a}, {g.other_scenario}={b}"
+    return a > b, f"{g.agent}->{g.toward}: this run {a:+.2f}, {g.other_scenario} {b:+.2f} (expected this > other)"
+
+
+def _places_visited(g: S.PlacesVisited, events: list[Event], _o) -> tuple[bool, str]:
+    places = list(dict.fromkeys(e.get("place") for e in events
+                                if e["kind"] == "arrive" and e.get("agent") == g.agent and e.get("place")))
+    n = len(places)
+    ok = (g.at_least is None or n >= g.at_least) and (g.at_most is None or n <= g.at_most)
+    bound = " and ".join(x for x in (f">= {g.at_least}" if g.at_least else "", f"<= {g.at_most}" if g.at_most else "") if x)
+    return ok, f"{g.agent} visited {n} place(s) {places} (expected {bound})"
+
+
+def _chat_between(g: S.ChatBetween, events: list[Event], _o) -> tuple[bool, str]:
+    pair = set(g.agents)
+    chats = [e for e in events if e["kind"] == "chat_start" and {e.get("initiator"), e.get("partner")} == pair]
+    if chats:
+        return True, f"{len(chats)} chat(s) between {' and '.join(g.agents)}, first at {_hm(chats[0]['t'])}"
+    return False, f"expected a chat between {' and '.join(g.agents)}; the log shows none"
+
+
+def _commitment(g: S.CommitmentRecorded, events: list[Event], _o) -> tuple[bool, str]:
+    recs = [e for e in events if e["kind"] == "commitment" and g.agent in (e.get("agents") or [])]
+    if recs:
+        return True, f"{len(recs)} commitment(s) for {g.agent}: {recs[0].get('what', '')!r}"
+    return False, f"expected a recorded commitment involving {g.agent}; the log shows none"
+
+
+_CHECKS = {
+    "no_failures": _no_failures,
+    "all_agents_active": _all_agents_active,
+    "agents_in_place_during": _in_place,
+    "chat_opened_by": _chat_opened,
+    "no_chat_opened_by": _chat_opened,
+    "never_left": _never_left,
+    "sentiment_above": _sentiment_above,
+    "sentiment_above_variant": _sentiment_variant,
+    "places_visited": _places_visited,
+    "chat_between": _chat_between,
+    "commitment_recorded": _commitment,
+}

@@ -1,0 +1,158 @@
+"""The cognition thread: an asyncio loop with one coroutine pipeline per agent.
+
+The main thread submits `Job`s (a snapshot of what the agent saw, the game time it was
+asked at and the game time its answer is due); a handler coroutine turns each job into
+`Command`s, which come back through a thread-safe queue tagged with the job's request id
+and asked-at time. The main thread applies them (it is the single writer of the world).
+
+Two modes:
+- real time (play): one worker per agent, so a slow reflection of one agent never holds
+  up another's decision; the scheduler orders the model calls by deadline.
+- lockstep (headless): one worker runs every job in submission order, so memory writes
+  and retrievals happen in the same order on a fast or a slow machine; the lockstep
+  runner waits for the jobs that are due before it advances the clock (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import itertools
+import queue
+import threading
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+
+# --- tunables ---------------------------------------------------------------------------
+JOIN_TIMEOUT_S = 30.0  # wall seconds close() waits for the loop thread
+
+
+@dataclass
+class Job:
+    agent: str
+    kind: str  # plan_day | decompose | decide | perceive | converse | reflect | ...
+    asked_t: float  # game time the main thread asked at
+    due_t: float  # game time the answer is needed by (lockstep applies it then)
+    payload: dict[str, Any] = field(default_factory=dict)
+    id: int = 0
+
+
+@dataclass
+class Command:
+    """A validated result for the main thread; `kind` names what to apply."""
+
+    agent: str
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+    request_id: int = 0
+    asked_t: float = 0.0
+    due_t: float = 0.0
+    job_kind: str = ""
+
+
+Handler = Callable[[Job], Awaitable[list[Command]]]
+
+
+class CognitionThread:
+    """Owns the background asyncio loop; the main thread talks to it only through queues."""
+
+    def __init__(self, handler: Handler, *, sequential: bool, on_error: Callable[[Job, BaseException, str], list[Command]]):
+        self._handler = handler
+        self._on_error = on_error
+        self.sequential = sequential
+        self.results: queue.Queue[Command] = queue.Queue()
+        self._ids = itertools.count(1)
+        self._lock = threading.Condition()
+        self._outstanding: dict[int, Job] = {}
+        self._loop = asyncio.new_event_loop()
+        self._queues: dict[str, asyncio.Queue[Job]] = {}
+        self._workers: list[asyncio.Task] = []
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="garp-cognition", daemon=True)
+        self._closed = False
+
+    # --- lifecycle -------------------------------------------------------------------------
+    def start(self) -> None:
+        self._thread.start()
+        self._ready.wait()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.call_soon(self._ready.set)
+        self._loop.run_forever()
+        # cancel whatever is left so the loop closes cleanly
+        pending = asyncio.all_tasks(self._loop)
+        for task in pending:
+            task.cancel()
+        if pending:
+            self._loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        self._loop.close()
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(JOIN_TIMEOUT_S)
+
+    # --- submitting (main thread) --------------------------------------------------------------
+    def submit(self, job: Job) -> int:
+        job.id = next(self._ids)
+        with self._lock:
+            self._outstanding[job.id] = job
+        self._loop.call_soon_threadsafe(self._enqueue, job)
+        return job.id
+
+    def run(self, coro: Awaitable[Any]) -> concurrent.futures.Future:
+        """Run any coroutine on the cognition loop (interviews); returns a thread-safe future."""
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+
+    def _enqueue(self, job: Job) -> None:
+        lane = "all" if self.sequential else job.agent
+        q = self._queues.get(lane)
+        if q is None:
+            q = self._queues[lane] = asyncio.Queue()
+            self._workers.append(self._loop.create_task(self._worker(q), name=f"agent:{lane}"))
+        q.put_nowait(job)
+
+    async def _worker(self, q: asyncio.Queue[Job]) -> None:
+        while True:
+            job = await q.get()
+            try:
+                commands = await self._handler(job)
+            except asyncio.CancelledError:
+                raise
+            except BaseException as err:  # a failed job must never freeze its agent
+                commands = self._on_error(job, err, traceback.format_exc(limit=6))
+            for c in commands:
+                c.request_id, c.asked_t, c.job_kind = job.id, job.asked_t, job.kind
+                c.due_t = max(c.due_t, job.due_t)
+                self.results.put(c)
+            with self._lock:
+                self._outstanding.pop(job.id, None)
+                self._lock.notify_all()
+
+    # --- waiting (lockstep) -----------------------------------------------------------------------
+    def outstanding(self) -> list[Job]:
+        with self._lock:
+            return list(self._outstanding.values())
+
+    def wait_due(self, t: float, timeout: float | None = None) -> bool:
+        """Block until no outstanding job is due at or before game time `t`."""
+        with self._lock:
+            return self._lock.wait_for(
+                lambda: all(j.due_t > t for j in self._outstanding.values()), timeout)
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        with self._lock:
+            return self._lock.wait_for(lambda: not self._outstanding, timeout)
+
+    def drain(self) -> list[Command]:
+        out = []
+        while True:
+            try:
+                out.append(self.results.get_nowait())
+            except queue.Empty:
+                return out

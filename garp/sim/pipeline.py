@@ -1,0 +1,213 @@
+"""The cognition handlers: what each kind of job does on the cognition thread.
+
+One Brain serves every agent. Per agent the pipeline is: seed (scenario memories,
+commitments, relationships) → day plan → buffer-zone decomposition + decision ahead of
+need → perception (memory, optional appraisal, replan signal) → conversations →
+reflection. Handlers read the job's snapshot and the agent's cognition-owned state
+(memory, planner, commitments, emotion, relationships) and return Commands for the main
+thread; they never touch the world.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from garp.mind.affordance_filter import AffordanceEmbeddings, filter_affordances
+from garp.mind.action import choose_action
+from garp.mind.agent import AgentMind
+from garp.mind.commitments import make_commitment
+from garp.mind.emotion import EmotionState
+from garp.mind.planning import PlanContext, Planner
+from garp.mind.reflection import reflect
+from garp.scenario.schema import Scenario, hhmm_to_seconds
+from garp.sim.cognition import Command, Job
+from garp.sim.conversation_job import converse, emotion_command
+from garp.sim.hooks import SceneHooks
+
+# --- tunables ---------------------------------------------------------------------------
+DAY_S = 86400.0  # game seconds per day (ARCHITECTURE conventions)
+MIN_ACTIVITY_S = 10 * 60.0  # game s: an activity is never cut shorter than this by its plan block
+REQUEST_DEADLINE_WALL_S = 20.0  # play: a request's deadline, wall s (IV-A lead); past it + the
+# scheduler's grace the fallback answers. Lockstep passes no deadline so results never depend on speed.
+REFLECTIONS_SHOWN = 3  # earlier reflections put into the day-plan prompt (III-A1)
+
+
+class Brain:
+    def __init__(self, *, scenario: Scenario, scheduler: Any, embedder: Any, minds: dict[str, AgentMind],
+                 log: Any, known_places: list[str], switches: dict[str, bool], homes: dict[str, str],
+                 rel_hooks: Any, sequential: bool) -> None:
+        self.scenario, self.scheduler, self.embedder = scenario, scheduler, embedder
+        self.minds, self.log, self.switches = minds, log, switches
+        self.known_places, self.homes = known_places, homes
+        self.rel_hooks = rel_hooks
+        self.sequential = sequential
+        self.hooks = SceneHooks(scenario)
+        self.affordances = AffordanceEmbeddings(embedder)
+        self.planners = {n: Planner(scheduler, m.commitments, agent=n, minute_level=switches["minute_plans"])
+                         for n, m in minds.items()}
+
+    # --- dispatch --------------------------------------------------------------------------
+    async def handle(self, job: Job) -> list[Command]:
+        fn = getattr(self, f"_job_{job.kind}")
+        commands = await fn(job, self.minds[job.agent])
+        if self.sequential:  # lockstep: every model call this job started is finished inside it
+            for n in self._involved(job):
+                await self.minds[n].memory.drain()
+        await self._maybe_reflect(job)
+        return commands + [Command(job.agent, "done", {"partner": job.payload.get("partner")})]
+
+    def deadline(self) -> float | None:
+        return None if self.sequential else self.scheduler.deadline_in(REQUEST_DEADLINE_WALL_S)
+
+    def _involved(self, job: Job) -> list[str]:
+        return [job.agent] + ([job.payload["partner"]] if job.payload.get("partner") else [])
+
+    # --- seed -------------------------------------------------------------------------------
+    def commit(self, mind: AgentMind, c: Any, t: float) -> Command:
+        """Store a commitment (the plan carries it at once) and tell the main thread."""
+        stored = self.planners[mind.name].add_commitment(c)
+        return Command(mind.name, "commitment", {"commitment": stored.model_copy(), "t": t})
+
+    async def _job_seed(self, job: Job, mind: AgentMind) -> list[Command]:
+        t = job.asked_t
+        out: list[Command] = []
+        mind.memory.score_pending()  # persona seeds were written at build time; score them now
+        for m in (x for x in self.scenario.seed_memories if x.agent == mind.name):
+            await mind.memory.remember(m.text, t=min(t, hhmm_to_seconds(m.day, m.time)), type=m.type,
+                                       location=m.location, poignancy=m.poignancy)
+        for c in self.scenario.seed_commitments:
+            if mind.name in c.who:
+                start, end = hhmm_to_seconds(c.day, c.start), hhmm_to_seconds(c.day, c.end)
+                own = c.proposer == mind.name
+                out.append(self.commit(mind, make_commitment(
+                    c.what, start, c.place, c.proposer, participants=c.who, end=end, created_t=t,
+                    source="own" if own else "heard-from-host", heard_from=None if own else c.proposer), t))
+        inv = self.hooks.invitation()
+        if inv and inv[0] == mind.name:
+            out += [self.commit(mind, c, t) for c in [inv[1], *self.hooks.invitation_visits(self.homes)]]
+        for agent, state in self.hooks.opening_emotions():
+            if agent == mind.name and self.switches["emotions"]:
+                mind.emotion.set(EmotionState(**state, t=t, cause="scene"))
+                out.append(emotion_command(mind, t))
+        return out
+
+    # --- day plan ------------------------------------------------------------------------------
+    def _context(self, mind: AgentMind, payload: dict[str, Any]) -> PlanContext:
+        p = mind.persona
+        reflections = [r.description for r in mind.memory.recent(40, types=["thought"])
+                       if getattr(r, "evidence", None)][:REFLECTIONS_SHOWN]
+        return PlanContext(name=mind.name, age=p.age, adjectives=mind.personality.adjectives, occupation=p.occupation,
+                           lifestyle=p.lifestyle, routine=p.routine, home=p.home, workplace=p.workplace,
+                           reflections=reflections, emotion=mind.emotion.describe() if self.switches["emotions"] else "calm",
+                           urgent_needs=payload.get("urgent", ""), known_places=self.known_places,
+                           start_date=self.scenario.start_date)
+
+    async def _job_plan_day(self, job: Job, mind: AgentMind) -> list[Command]:
+        tree, day = self.planners[mind.name].tree, job.payload["day"]
+        if tree is not None and tree.day == day and not job.payload.get("fresh"):
+            return [Command(mind.name, "set_plan", {"tree": tree, "day": day})]  # an earlier decision made it
+        return await self._plan(mind, day, job.asked_t, job.payload)
+
+    async def _plan(self, mind: AgentMind, day: int, t: float, payload: dict[str, Any]) -> list[Command]:
+        """Day plan (III-A1), repaired in code with the day's commitments put back."""
+        planner = self.planners[mind.name]
+        date = self.scenario.start_date + timedelta(days=day)
+        tree = await planner.make_day(day, self._context(mind, payload), t=t,
+                                      date_label=f"{date:%A} {date.day} {date:%B %Y}", deadline=self.deadline())
+        items = [n.label() for n in tree.nodes]
+        self.log.emit("plan", t, agent=mind.name, day=day, level="day", items=items)
+        await mind.memory.remember(f"{mind.name}'s plan for day {day + 1}: " + "; ".join(items)[:300], t=t,
+                                   type="thought", poignancy=3)
+        return [Command(mind.name, "set_plan", {"tree": tree, "day": day})]
+
+    # --- decision ahead of need -------------------------------------------------------------------
+    async def _job_decide(self, job: Job, mind: AgentMind) -> list[Command]:
+        p, t = job.payload, job.payload["t_due"]
+        planner = self.planners[mind.name]
+        out: list[Command] = []
+        day = int(t // DAY_S)
+        if planner.tree is None or planner.tree.day != day:  # the decision falls on a new day
+            out += await self._plan(mind, day, job.asked_t, p)
+        for node in planner.due_decompositions(t):  # buffer-zone lookahead (III-A1)
+            kids = await planner.decompose(node, t=job.asked_t, deadline=self.deadline())
+            self.log.emit("plan", job.asked_t, agent=mind.name, level=kids[0].level if kids else "hour",
+                          parent=node.label(), items=[k.label() for k in kids])
+        node = planner.tree.current(t) if planner.tree else None
+        plan_item = node.description if node else "free time"
+        target = node.place if node and node.place else None
+        body = p["body"]
+        objects = p["objects"]
+        if target and target != body["place"]:
+            there = [o for o in objects if target in (o.place, o.room)]
+            if not there:
+                decision = {"agent": mind.name, "t": t, "plan_item": plan_item, "mode": "none",
+                            "why": f"plan says {target}; no usable object there, so just go", "candidates": []}
+                self._log_decision(mind.name, job.asked_t, decision, None)
+                return out + [Command(mind.name, "do", {"place": target, "description": plan_item, "duration_s":
+                                                  max(MIN_ACTIVITY_S, (node.end - t) if node else MIN_ACTIVITY_S),
+                                                  "decision": decision})]
+            objects = there
+        else:
+            objects = [o for o in objects if o.place == body["place"]] or objects
+        goal = plan_item + (f". {p['urgent']}" if p.get("urgent") else "")
+        goal_vec = (await self.embedder.aembed([goal]))[0]
+        candidates = filter_affordances(goal_vec, (body["x"], body["y"]), mind.persona.home, objects,
+                                        self.affordances, agent=mind.name)
+        decision = await choose_action(
+            self.scheduler, agent=mind.name, plan_item=plan_item, personality_text=mind.personality.personality_text,
+            emotion=mind.emotion.describe() if self.switches["emotions"] else "calm", needs=p["values"],
+            urgent_needs=p.get("urgent", ""), candidates=candidates, t=t, mode=self.scheduler.choice_mode,
+            deadline=self.deadline())
+        record = decision.model_dump(mode="json")
+        self._log_decision(mind.name, job.asked_t, record, decision.chosen)
+        c = decision.chosen
+        if c is None:
+            return out + [Command(mind.name, "do", {"place": target or mind.persona.home, "description": plan_item,
+                                              "duration_s": MIN_ACTIVITY_S, "decision": record})]
+        full = c.duration_min * 60.0
+        left = (node.end - t) if node else full
+        duration = max(MIN_ACTIVITY_S, min(full, left))
+        effects = {k: v * min(1.0, duration / full) for k, v in c.relieves.items()}
+        return out + [Command(mind.name, "do", {"object_id": c.object_id, "verb": c.verb, "place": c.place,
+                                          "description": f"{c.verb} ({c.object_name}) for {plan_item}",
+                                          "duration_s": duration, "effects": effects, "decision": record})]
+
+    def _log_decision(self, agent: str, t: float, record: dict[str, Any], chosen: Any) -> None:
+        self.log.emit("decision", t, agent=agent, plan_item=record.get("plan_item"), mode=record.get("mode"),
+                      chosen=f"{chosen.verb} {chosen.object_id}" if chosen is not None else None,
+                      candidates=[f"{c['verb']} {c['object_id']} {c['score']:.2f}" for c in record.get("candidates", [])],
+                      why=str(record.get("why", ""))[:160])
+
+    # --- perception ------------------------------------------------------------------------------
+    async def _job_perceive(self, job: Job, mind: AgentMind) -> list[Command]:
+        p, t = job.payload, job.asked_t
+        text = "; ".join(p["notes"])
+        await mind.memory.remember(text, t=t, type="event", location=p.get("place", ""),
+                                         emotion=mind.emotion.current.label, intensity=mind.emotion.current.intensity)
+        self.log.emit("memory", t, agent=mind.name, type="event", text=text[:200])
+        if self.switches["emotions"] and p.get("appraise"):
+            await mind.emotion.appraise(self.scheduler, mind.personality, f"{mind.name} notices: {text}", t=t,
+                                        needs_summary=p.get("summary", ""), deadline=self.deadline())
+            return [emotion_command(mind, t)]
+        return []
+
+    # --- conversation -------------------------------------------------------------------------------
+    async def _job_converse(self, job: Job, mind: AgentMind) -> list[Command]:
+        return await converse(self, job, mind, self.minds[job.payload["partner"]])
+
+    # --- reflection ---------------------------------------------------------------------------------
+    async def _maybe_reflect(self, job: Job) -> None:
+        """Reflection (III-A2) after any job whose memories pushed poignancy past the threshold."""
+        for name in self._involved(job):
+            mind = self.minds[name]
+            if not mind.memory.reflection_due():
+                continue
+            if self.sequential:
+                await mind.memory.drain()
+            emo = mind.emotion.current
+            result = await reflect(mind.memory, self.scheduler, t=job.asked_t,
+                                   personality_text=mind.personality.personality_text,
+                                   emotion=emo.label, intensity=emo.intensity)
+            self.log.emit("reflection", job.asked_t, agent=name, questions=result.questions,
+                          insights=[r.description for r in result.insights], consolidated=len(result.consolidated))

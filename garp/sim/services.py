@@ -1,0 +1,250 @@
+"""Main-thread side of the simulation: what to ask the cognition thread, and how to apply
+its answers to the world and the minds (the main thread is the single writer).
+
+Ownership: the main thread owns the world, bodies, object states, needs and activities;
+the cognition thread owns what an agent thinks (memory, plan tree, commitments, emotion,
+relationships). Payloads carry snapshots of main-thread state, so a job's inputs are
+fixed when it is asked and a headless run does not depend on machine speed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from garp.mind.agent import Activity, AgentMind
+from garp.mind.reaction import react_to_state_change
+from garp.sim.cognition import Command, Job
+
+if TYPE_CHECKING:
+    from garp.sim.simulation import Simulation
+
+# --- tunables ---------------------------------------------------------------------------
+CANDIDATE_RADIUS_PX = 2400.0  # objects farther than this are not offered (III-A8's last radius)
+PERCEIVE_MIN_GAP_S = 90 * 60.0  # game s between two perception jobs of one agent (call reduction, IV-B)
+APPRAISE_MIN_GAP_S = 60 * 60.0  # game s between two perception-triggered appraisals (Table I: ~20 a day)
+MAX_OBSERVATIONS = 3  # observations folded into one perception memory
+CHAT_LINE_GAP_S = 30.0  # game seconds between two spoken lines (bubble pacing)
+DEFAULT_USE_S = 30 * 60.0  # game s an activity lasts when a decision names no duration
+STAY_S = 30 * 60.0  # game s an agent stays at a place it walked to without an object
+RETRY_S = 5 * 60.0  # game s before deciding again after a failed walk or use
+
+
+@dataclass
+class Services:
+    """Everything the simulation is built from (see garp.sim.wiring.build)."""
+
+    scenario: Any
+    log: Any
+    world: Any
+    clock: Any
+    scheduler: Any
+    embedder: Any
+    store: Any
+    minds: dict[str, AgentMind]
+    perception: Any
+    brain: Any  # garp.sim.pipeline.Brain: the cognition handlers
+    switches: dict[str, bool]
+    calls: Any  # garp.sim.wiring.CallSink
+    closers: list[Any] = field(default_factory=list)
+    run_dir: Any = None
+    last_perceive: dict[str, float] = field(default_factory=dict)
+
+    # --- jobs asked at start ------------------------------------------------------------------
+    def seed_jobs(self, t: float) -> list[Job]:
+        return [Job(agent=n, kind="seed", asked_t=t, due_t=t) for n in sorted(self.minds)]
+
+    # --- payloads (snapshots of main-thread state) -------------------------------------------
+    def _body_snapshot(self, name: str) -> dict[str, Any]:
+        b = self.world.bodies[name]
+        return {"x": b.x, "y": b.y, "place": b.place, "room": b.room}
+
+    def _needs(self, mind: AgentMind) -> dict[str, Any]:
+        return {"values": mind.needs.snapshot(), "urgent": mind.needs.describe_urgent(mind.name),
+                "summary": mind.needs.summary(mind.name)}
+
+    def plan_payload(self, sim: "Simulation", mind: AgentMind, t: float) -> dict[str, Any]:
+        fresh, mind.wants_fresh_plan = mind.wants_fresh_plan, False
+        return {"day": sim.clock.day_index(t), "fresh": fresh, **self._needs(mind), "body": self._body_snapshot(mind.name)}
+
+    def decide_payload(self, sim: "Simulation", mind: AgentMind, due: float) -> dict[str, Any]:
+        body = self.world.bodies[mind.name]
+        objects = [o.model_copy(update={"users": dict(o.users)})
+                   for o in self.world.objects.near(body.x, body.y, CANDIDATE_RADIUS_PX)
+                   if _may_use(o, mind)]
+        return {"t_due": due, "objects": objects, "body": self._body_snapshot(mind.name), **self._needs(mind),
+                "current": mind.activity.description}
+
+    def converse_payload(self, sim: "Simulation", initiator: str, partner: str, t: float, chat_id: str) -> dict[str, Any]:
+        return {"partner": partner, "chat_id": chat_id, "place": self.world.bodies[initiator].place,
+                "bodies": {n: self._body_snapshot(n) for n in (initiator, partner)},
+                "activities": {n: self.minds[n].activity.description for n in (initiator, partner)},
+                "clock_label": sim.clock.date_label(t)}
+
+    # --- perception ------------------------------------------------------------------------------
+    def perceive(self, sim: "Simulation", t: float) -> None:
+        """III-A7: perception events → reaction rules (main thread, live registry) → a memory job."""
+        if self.perception is None:
+            return
+        self.perception.update(self.world.positions(), t)
+        for name in sorted(self.minds):
+            mind = self.minds[name]
+            notes, appraise, replan = [], False, False
+            for e in self.perception.events_for(name):
+                if e.kind == "agent_enter":
+                    notes.append(f"{mind.name} sees {e.object_id} nearby")
+                    continue
+                r = react_to_state_change(e, agent=name, planned_object_id=mind.activity.object_id or None,
+                                          planned_verb=mind.activity.verb or None, home=mind.persona.home,
+                                          registry=self.world.objects)
+                if r.memory_text:
+                    notes.append(r.memory_text)
+                appraise |= r.appraise
+                replan |= r.replan
+            if replan and mind.activity.kind == "walk" and not mind.booked:
+                mind.activity.end_t = t  # the planned object is gone: decide again now (step 5)
+                mind.pending.pop("decide", None)
+            notes = list(dict.fromkeys(notes))
+            if not notes or mind.booked or "perceive" in mind.pending:
+                continue
+            since = t - self.last_perceive.get(name, -math.inf)
+            if since < (APPRAISE_MIN_GAP_S if appraise else PERCEIVE_MIN_GAP_S):
+                continue
+            self.last_perceive[name] = t
+            sim.submit(name, "perceive", due_t=t + sim.answer_delay_s,
+                       payload={"notes": notes[:MAX_OBSERVATIONS], "appraise": appraise,
+                                "place": self.world.bodies[name].place, **self._needs(mind)})
+
+    # --- applying results ----------------------------------------------------------------------
+    def apply(self, sim: "Simulation", cmd: Command) -> None:
+        mind = self.minds[cmd.agent]
+        t = sim.clock.t
+        kind, d = cmd.kind, cmd.data
+        if kind == "log":
+            for e in d["events"]:
+                e = dict(e)
+                sim.log.emit(e.pop("kind"), e.pop("t"), **e)
+        elif kind == "calls":
+            for rec in d["records"]:
+                self.minds[rec.agent].record_call(rec) if rec.agent in self.minds else None
+                extra = {} if sim.lockstep else {"latency_s": round(rec.latency_s, 3),
+                                                 "queue_wait_s": round(rec.queue_wait_s, 3)}
+                sim.log.emit("llm_call", rec.game_time, agent=rec.agent, function=rec.function,
+                             fallback_used=rec.fallback_used, cached=rec.cached, mode=rec.mode,
+                             tokens=rec.completion_tokens, **extra)
+        elif kind == "set_plan":
+            mind.plan = d["tree"]
+            mind.planned_day = d["day"]
+            if mind.activity.kind == "idle":
+                mind.activity.end_t = min(mind.activity.end_t, t)
+        elif kind == "do":
+            self._do(sim, mind, d, t)
+        elif kind == "emotion":
+            mind.mood = {k: d[k] for k in ("label", "intensity", "valence", "text")}
+            sim.log.emit("emotion", d["t"], agent=mind.name, label=d["label"], intensity=d["intensity"],
+                         valence=d["valence"], cause=d["cause"])
+        elif kind == "commitment":
+            c = d["commitment"]
+            mind.commitment_view[c.id] = c
+            sim.log.emit("commitment", d["t"], agent=mind.name, agents=list(c.participants), what=c.what,
+                         place=c.place, start=c.start, end=c.end, host=c.host, source=c.source)
+        elif kind == "chat":
+            self._chat(sim, mind, d, t)
+        elif kind == "failed":
+            sim.log.emit("error", t, agent=cmd.agent, where=d["where"], message=d["message"])
+        elif kind == "done":
+            self._done(sim, mind, cmd, t)
+        else:
+            raise ValueError(f"unknown command kind {kind!r} from job {cmd.job_kind}")
+
+    def _done(self, sim: "Simulation", mind: AgentMind, cmd: Command, t: float) -> None:
+        if mind.pending.get(cmd.job_kind) == cmd.request_id:
+            mind.pending.pop(cmd.job_kind, None)
+        if cmd.job_kind == "converse":
+            partner = cmd.data.get("partner")
+            for m in (mind, self.minds.get(partner)):
+                if m is not None:
+                    if m.pending.get("converse") == cmd.request_id:
+                        m.pending.pop("converse", None)
+                    m.booked_by = None
+            if partner:
+                sim.conversations.release(mind.name, partner)
+                sim.conversations.start_cooldown(mind.name, partner, t)
+
+    def _do(self, sim: "Simulation", mind: AgentMind, d: dict[str, Any], t: float) -> None:
+        mind.record_decision(d["decision"])
+        target = d.get("object_id") or d.get("place")
+        duration = float(d.get("duration_s") or DEFAULT_USE_S)
+        body = self.world.bodies[mind.name]
+        if d.get("object_id") and body.using and body.using[0] == d["object_id"]:
+            mind.activity = Activity("use", d["description"], body.place, d["object_id"], d["verb"], t, t + duration,
+                                     dict(d.get("effects") or {}))
+            return
+        if body.using:
+            self.world.finish_use(mind.name, t)
+        if target and self.world.walk_to(mind.name, target, t):
+            mind.activity = Activity("walk", d["description"], d.get("place", ""), d.get("object_id", ""),
+                                     d.get("verb", ""), t, t + duration, dict(d.get("effects") or {}))
+            return
+        if d.get("object_id") and self.world.start_use(mind.name, d["object_id"], d["verb"], t):
+            mind.activity = Activity("use", d["description"], body.place, d["object_id"], d["verb"], t, t + duration,
+                                     dict(d.get("effects") or {}))
+            return
+        mind.activity = Activity("idle", d["description"], body.place, start_t=t, end_t=t + RETRY_S)
+
+    def on_world_event(self, sim: "Simulation", ev: Any) -> None:
+        mind = self.minds.get(ev.agent)
+        if mind is None or ev.kind not in ("arrive", "stuck") or mind.activity.kind != "walk":
+            return
+        act, t = mind.activity, ev.t
+        span = act.end_t - act.start_t
+        if ev.kind == "stuck":
+            mind.activity = Activity("idle", act.description, self.world.bodies[ev.agent].place, start_t=t, end_t=t + RETRY_S)
+            return
+        if act.object_id and self.world.start_use(ev.agent, act.object_id, act.verb, t):
+            mind.activity = Activity("use", act.description, self.world.bodies[ev.agent].place, act.object_id,
+                                     act.verb, t, t + span, act.effects)
+        elif act.object_id:  # taken or out of reach: decide again soon
+            mind.activity = Activity("idle", act.description, self.world.bodies[ev.agent].place, start_t=t, end_t=t + RETRY_S)
+        else:
+            mind.activity = Activity("stay", act.description, self.world.bodies[ev.agent].place, start_t=t,
+                                     end_t=t + max(span, STAY_S))
+
+    def _chat(self, sim: "Simulation", mind: AgentMind, d: dict[str, Any], t: float) -> None:
+        a, b = mind.name, d["partner"]
+        lines: list[list[str]] = d["lines"]
+        if not lines:
+            return
+        sim.log.emit("chat_start", t, initiator=a, partner=b, agents=[a, b], place=d.get("place", ""),
+                     chat_id=d["chat_id"])
+        for i, (speaker, text) in enumerate(lines):
+            tl = t + i * CHAT_LINE_GAP_S
+            sim.log.emit("chat_line", tl, agent=speaker, text=text, chat_id=d["chat_id"])
+            self.world.say(speaker, text, tl, duration_s=CHAT_LINE_GAP_S * 2)
+        end = t + len(lines) * CHAT_LINE_GAP_S
+        sim.log.emit("chat_end", end, initiator=a, partner=b, chat_id=d["chat_id"], lines=len(lines))
+        for n in (a, b):
+            m = self.minds[n]
+            m.needs.conversation()
+            body = self.world.bodies[n]
+            if body.using:  # talking pauses what they were doing
+                self.world.finish_use(n, t)
+            m.pending.pop("decide", None)
+            m.activity = Activity("chat", f"talking with {b if n == a else a}", body.place, start_t=t, end_t=end)
+
+    # --- shutdown ------------------------------------------------------------------------------
+    def close(self) -> None:
+        for c in reversed(self.closers):
+            try:
+                c()
+            except Exception:  # noqa: BLE001 — closing must finish even if one part fails
+                pass
+
+
+def _may_use(obj: Any, mind: AgentMind) -> bool:
+    """Homes are private: only owners (or residents by place) use objects inside them."""
+    place = obj.place or ""
+    if not place.endswith(("House", "Flat")):
+        return True
+    return place == mind.persona.home or mind.name in (obj.owners or [])

@@ -1,0 +1,323 @@
+"""Simulation: the town, its minds, the clock and the log, driven from the main thread.
+
+The main thread is the single writer: `update(wall_dt)` (play) or `step_lockstep()`
+(headless) applies due cognition commands, advances the clock and the world, decays
+needs, applies social relief and asks the cognition thread for what comes next. The
+cognition thread (garp.sim.cognition + garp.sim.pipeline) never touches the world; it
+returns validated commands tagged with request id and asked-at time, and a command
+whose request is no longer current is dropped before any side effect.
+
+Decisions ahead of need (IV-A): an agent starts choosing its next activity
+`DECISION_LEAD_WALL_S` wall-seconds before the current one ends (converted to game time
+with the clock speed); when the answer is late the agent keeps doing what it did.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import random
+from pathlib import Path
+from typing import Any
+
+from garp.errors import GarpError
+from garp.eventlog import EventLog
+from garp.mind.agent import Activity, AgentMind
+from garp.scenario.schema import Scenario
+from garp.sim.cognition import CognitionThread, Command, Job
+from garp.sim.deferred import DeferredLog
+from garp.mind.conversation import ConversationManager, SocialState
+from garp.sim.services import Services
+
+log = logging.getLogger(__name__)
+
+# --- tunables ---------------------------------------------------------------------------
+DECISION_LEAD_WALL_S = 20.0  # wall seconds before an activity ends to start choosing the next (IV-A)
+FINISH_TIMEOUT_S = 120.0  # wall seconds a finished run waits for jobs still thinking
+MAX_FRAME_GAME_S = 120.0  # game seconds one update() may advance (a long hitch must not teleport)
+
+
+class Simulation:
+    world: Any
+    clock: Any
+    log: EventLog
+    minds: dict[str, AgentMind]
+    scheduler: Any
+
+    def __init__(self, scenario: Scenario, services: Services, *, lockstep: bool, seed: int = 0,
+                 traits_choice: str | None = None) -> None:
+        self.scenario = scenario
+        self.sv = services
+        self.lockstep = lockstep
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.log = services.log
+        self.world, self.clock, self.scheduler = services.world, services.clock, services.scheduler
+        self.minds: dict[str, AgentMind] = services.minds
+        self.switches = services.switches
+        self.deferred = DeferredLog(self.log)
+        self.cognition = CognitionThread(self._handle, sequential=lockstep, on_error=self._job_failed)
+        self._held: list[Command] = []  # results waiting for their due time (lockstep)
+        self.conversations = ConversationManager()
+        self._company: dict[str, bool] = {}
+        self.waiting_game_s = {n: 0.0 for n in self.minds}  # late decisions (benchmark)
+        self.active_game_s = {n: 0.0 for n in self.minds}
+        # The earliest game time an answer can be applied after it is asked: one lockstep step.
+        self.answer_delay_s = scenario.step_seconds
+        self.temperament_pending = scenario.temperament_prompt is not None and traits_choice is None
+        self._closed = False
+        self.cognition.start()
+        self._start(traits_choice)
+
+    # --- start ---------------------------------------------------------------------------
+    def _start(self, traits_choice: str | None) -> None:
+        t = self.clock.t
+        self.log.emit("run_start", t, scenario=self.scenario.name, cast=list(self.minds), seed=self.seed,
+                      lockstep=self.lockstep, switches=self.switches)
+        for name, mind in self.minds.items():
+            body = self.world.bodies[name]
+            mind.activity = Activity(kind="idle", description="starting the day", place=body.place, start_t=t, end_t=t)
+            self.log.emit("arrive", t, agent=name, place=body.place, room=body.room, to=body.place)
+        if traits_choice is not None:
+            self.choose_temperament(traits_choice)
+        self._submit_all(self.sv.seed_jobs(t))
+
+    def choose_temperament(self, answer: str) -> None:
+        """Unsuffixed personality scenarios: apply the viewer's answer and replan under it."""
+        tp = self.scenario.temperament_prompt
+        if tp is None:
+            raise GarpError(f"scenario {self.scenario.name}: has no temperament question")
+        answer = next((k for k in tp.choices if k == answer or k.split()[-1] == answer.strip().lower()), answer)
+        if answer not in tp.choices:
+            raise GarpError(f"scenario {self.scenario.name}: temperament '{answer}' is not offered; "
+                            f"allowed: {', '.join(tp.choices)}")
+        self.minds[tp.agent].set_traits(tp.choices[answer])
+        self.temperament_pending = False
+        self.log.emit("temperament", self.clock.t, agent=tp.agent, answer=answer, traits=tp.choices[answer])
+        self.offer_replan(tp.agent)
+
+    def goals(self) -> list[Any]:
+        tp = self.scenario.temperament_prompt
+        if tp is None:
+            return list(self.scenario.goals)
+        answer = next((e["answer"] for e in self.log.of_kind("temperament")), None)
+        return list(self.scenario.goals) + list(tp.goals.get(answer, [])) if answer else list(self.scenario.goals)
+
+    # --- public controls ------------------------------------------------------------------------
+    def interview(self, name: str, question: str) -> concurrent.futures.Future:
+        mind = self._mind(name)
+        from garp.mind.interview import interview
+        body = self.world.bodies[name]
+        mind.interviewed = True  # no conversation starts with someone who is being interviewed
+
+        async def ask():
+            try:
+                return await interview(mind, question, self.scheduler, self.clock.t, location=body.place)
+            finally:
+                mind.interviewed = False
+
+        return self.cognition.run(ask())
+
+    def set_trait(self, name: str, axis: str, value: float) -> None:
+        traits = self._mind(name).set_trait(axis, value)
+        self.log.emit("trait", self.clock.t, agent=name, axis=axis, value=value, traits=traits)
+
+    def offer_replan(self, name: str) -> None:
+        mind = self._mind(name)
+        mind.planned_day = -1  # the next step asks for a fresh day plan under the current traits
+        mind.wants_fresh_plan = True
+        mind.pending.pop("decide", None)
+        mind.activity.end_t = min(mind.activity.end_t, self.clock.t)
+
+    def _mind(self, name: str) -> AgentMind:
+        if name not in self.minds:
+            raise GarpError(f"agent '{name}': not in this scenario; allowed: {', '.join(self.minds)}")
+        return self.minds[name]
+
+    @property
+    def done(self) -> bool:
+        return self.clock.t >= self.scenario.end_seconds
+
+    # --- driving ---------------------------------------------------------------------------------
+    def update(self, wall_dt: float) -> None:
+        """Play: advance by wall time; apply whatever results have arrived (never waits)."""
+        self._collect()
+        self._apply_due(self.clock.t)
+        dt = min(self.clock.advance(wall_dt), MAX_FRAME_GAME_S)
+        if dt > 0:
+            self._advance(dt)
+
+    def step_lockstep(self) -> None:
+        """Headless: one fixed step; waits for every cognition result due by its end."""
+        if self.temperament_pending:
+            raise GarpError(f"scenario {self.scenario.name}: a headless run needs the temperament; "
+                            f"pass --trait with one of: {', '.join(self.scenario.temperament_prompt.choices)}")
+        t_next = self.clock.t + self.clock.step_s
+        self.cognition.wait_due(t_next)
+        self._collect()
+        self.clock.step()
+        self._apply_due(self.clock.t)
+        self._advance(self.clock.step_s)
+
+    def finish(self, timeout: float = FINISH_TIMEOUT_S) -> None:
+        """End of a headless run: let running jobs end (their late results are not applied)."""
+        self.cognition.wait_idle(timeout)
+
+    # --- results -------------------------------------------------------------------------------
+    def _collect(self) -> None:
+        self._held.extend(self.cognition.drain())
+
+    def _apply_due(self, t: float) -> None:
+        """Apply results whose due time has come (an early decision waits for the end of the
+        current activity; a late one is applied as soon as it arrives)."""
+        due = [c for c in self._held if c.due_t <= t]
+        self._held = [c for c in self._held if c.due_t > t]
+        due.sort(key=lambda c: (c.due_t, c.request_id))
+        for cmd in due:
+            if self._stale(cmd):
+                continue
+            try:
+                self.sv.apply(self, cmd)
+            except Exception as err:  # noqa: BLE001 — a bad command must not stop the town
+                self.log.emit("error", t, agent=cmd.agent, where=f"apply:{cmd.kind}", message=str(err)[:300])
+
+    def _stale(self, cmd: Command) -> bool:
+        """A result is stale when its agent has since asked again for the same kind of thing."""
+        mind = self.minds.get(cmd.agent)
+        if mind is None:
+            return True
+        current = mind.pending.get(cmd.job_kind)
+        if cmd.job_kind in ("decide", "plan_day") and current is not None and current != cmd.request_id:
+            return True
+        if cmd.job_kind in ("decide", "plan_day") and current is None and cmd.kind in ("do", "set_plan"):
+            return True  # withdrawn (e.g. replan offered)
+        return False
+
+    # --- one step of the town ----------------------------------------------------------------------
+    def _advance(self, dt: float) -> None:
+        t = self.clock.t
+        events = self.world.step(dt, t)
+        for ev in events:
+            self.sv.on_world_event(self, ev)
+        self._needs(dt / 3600.0)
+        self.sv.perceive(self, t)
+        self._conversations(t)
+        for name, mind in self.minds.items():
+            self._agent_tick(name, mind, t, dt)
+
+    def _needs(self, hours: float) -> None:
+        if not self.switches["needs"]:
+            return
+        for name, mind in self.minds.items():
+            held = list(mind.activity.effects) if mind.activity.kind == "use" else []
+            mind.needs.decay(hours, held)
+            if mind.activity.kind == "use" and mind.activity.effects and mind.activity.end_t > mind.activity.start_t:
+                span = mind.activity.end_t - mind.activity.start_t
+                mind.needs.relieve(mind.activity.effects, fraction=hours * 3600.0 / span)
+            body = self.world.bodies[name]
+            company = any(o != name and self.world.bodies[o].place == body.place and body.place
+                          for o in self.minds)
+            if company and not self._company.get(name):
+                mind.needs.join_company()
+            elif company:
+                mind.needs.in_company(hours)
+            self._company[name] = company
+
+    def _agent_tick(self, name: str, mind: AgentMind, t: float, dt: float) -> None:
+        if mind.booked:  # talking (or about to): busy, not waiting
+            self.active_game_s[name] += dt
+            return
+        if mind.planned_day < self.clock.day_index(t) and "plan_day" not in mind.pending:
+            self.submit(name, "plan_day", due_t=t + self.answer_delay_s, payload=self.sv.plan_payload(self, mind, t))
+        act = mind.activity
+        if act.kind == "walk":
+            self.active_game_s[name] += dt
+            return
+        lead = self.clock.wall_to_game(DECISION_LEAD_WALL_S)
+        if "decide" not in mind.pending and mind.plan is not None and act.end_t - t <= lead:
+            due = max(act.end_t, t + self.answer_delay_s)
+            self.submit(name, "decide", due_t=due, payload=self.sv.decide_payload(self, mind, due))
+        if t >= act.end_t and "decide" in mind.pending:
+            self.waiting_game_s[name] += dt  # late decision: the agent keeps doing what it did (IV-A)
+        else:
+            self.active_game_s[name] += dt
+
+    def _social(self, name: str, t: float) -> SocialState:
+        mind, body = self.minds[name], self.world.bodies[name]
+        nxt = next((c for c in sorted(mind.commitment_view.values(), key=lambda c: c.start) if c.end > t), None)
+        return SocialState(
+            name=name, x=body.x, y=body.y, place=body.place, activity=mind.activity.description,
+            chat_probability=mind.personality.chat_probability, emotion=mind.mood.get("text", "calm"),
+            emotion_label=mind.mood.get("label", "neutral"), valence=float(mind.mood.get("valence", 0.0)),
+            next_commitment=nxt.what if nxt else "", next_commitment_start=nxt.start if nxt else None,
+            next_commitment_end=nxt.end if nxt else None, next_commitment_place=nxt.place if nxt else None)
+
+    def _conversations(self, t: float) -> None:
+        """Range → booking/cooldown → guard → chat gate (III-A9); the model's decide-to-talk runs in the job."""
+        names = sorted(n for n, m in self.minds.items()
+                       if not m.busy and m.activity.kind not in ("walk", "chat") and "converse" not in m.pending)
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                ma, mb = self.minds[a], self.minds[b]
+                if ma.booked or mb.booked or self.world.bodies[a].place != self.world.bodies[b].place:
+                    continue
+                sa, sb = self._social(a, t), self._social(b, t)
+                # the more sociable one is the one who might speak first (III-A4 chat probability)
+                first, second = (sa, sb) if (sa.chat_probability, b) >= (sb.chat_probability, a) else (sb, sa)
+                if not self.conversations.in_range(first, second):
+                    continue
+                ok, why = self.conversations.precheck(first, second, t, self.rng)
+                if not ok:
+                    if why == "chat probability gate":  # a declined chance waits out the cooldown too
+                        self.conversations.start_cooldown(a, b, t)
+                    continue
+                chat_id = self.conversations.book(first.name, second.name, t)
+                if chat_id is None:
+                    continue
+                for m in (ma, mb):
+                    m.booked_by = chat_id
+                payload = self.sv.converse_payload(self, first.name, second.name, t, chat_id)
+                job_id = self.submit(first.name, "converse", due_t=t + self.answer_delay_s, payload=payload)
+                self.minds[second.name].pending["converse"] = job_id
+
+    # --- jobs ----------------------------------------------------------------------------------------
+    def submit(self, agent: str, kind: str, *, due_t: float, payload: dict[str, Any]) -> int:
+        job = Job(agent=agent, kind=kind, asked_t=self.clock.t, due_t=due_t, payload=payload)
+        job_id = self.cognition.submit(job)
+        self.minds[agent].pending[kind] = job_id
+        return job_id
+
+    def _submit_all(self, jobs: list[Job]) -> None:
+        for job in jobs:
+            self.submit(job.agent, job.kind, due_t=job.due_t, payload=job.payload)
+
+    async def _handle(self, job: Job) -> list[Command]:
+        with self.deferred.capture() as captured:
+            commands = await self.sv.brain.handle(job)
+        agents = None if self.lockstep else {job.agent, job.payload.get("partner")}
+        records = self.sv.calls.take(agents)
+        head = [Command(job.agent, "log", {"events": captured})] if captured else []
+        if records:
+            head.append(Command(job.agent, "calls", {"records": records}))
+        return head + commands
+
+    def _job_failed(self, job: Job, err: BaseException, tb: str) -> list[Command]:
+        log.warning("cognition job %s for %s failed: %s", job.kind, job.agent, tb)
+        return [Command(job.agent, "failed", {"where": f"cognition:{job.kind}",
+                                              "message": f"{type(err).__name__}: {err}"[:300]})]
+
+    # --- shutdown ----------------------------------------------------------------------------------
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.cognition.close()
+        self.log.emit("run_end", self.clock.t)
+        self.sv.close()
+        self.log.close()
+
+
+def build_simulation(scenario_name_or_path: str | Path, args: Any = None) -> Simulation:
+    """Build a Simulation from a scenario and the CLI options (`garp play` / `garp run`)."""
+    from garp.sim.wiring import build
+    return build(scenario_name_or_path, args)

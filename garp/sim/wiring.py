@@ -1,0 +1,207 @@
+"""Build a Simulation from a scenario and the command-line options.
+
+Creates the run directory, the event log, the memory store, the embedder, the model
+backend with its reply cache and scheduler (whose recorder feeds `llm_call` events),
+the town (map, objects, world, perception) and one AgentMind per cast member.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from garp import paths
+from garp.errors import GarpError
+from garp.eventlog import EventLog
+from garp.mind.agent import AgentMind
+from garp.mind.persona import Persona, load_personas
+from garp.scenario.loader import load_scenario
+from garp.scenario.schema import Scenario
+
+# --- tunables ---------------------------------------------------------------------------
+EMBED_LRU_ROOM = 800  # seed texts pre-embedded in one batch (the embedder keeps 1,000, Table II)
+LOCAL_REPLIES = paths.RUNS / "replies.sqlite"  # reply cache shared by `garp run` / `garp play` runs
+
+
+class CallSink:
+    """Thread-safe inbox for the scheduler's CallRecords (the recorder runs on the inference thread)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._records: list[Any] = []
+        self.total = 0
+
+    def __call__(self, record: Any) -> None:
+        with self._lock:
+            self._records.append(record)
+            self.total += 1
+
+    def take(self, agents: set[str] | None = None) -> list[Any]:
+        """Records of `agents` (all when None) in a machine-independent order."""
+        with self._lock:
+            taken = [r for r in self._records if agents is None or r.agent in agents]
+            self._records = [r for r in self._records if not (agents is None or r.agent in agents)]
+        return sorted(taken, key=lambda r: (r.game_time, r.agent, r.function, r.raw))
+
+
+def _opt(args: Any, name: str, default: Any = None) -> Any:
+    value = getattr(args, name, None) if args is not None else None
+    return default if value is None else value
+
+
+def switches_for(scenario: Scenario, args: Any) -> dict[str, bool]:
+    sw = scenario.switches.model_dump()
+    if _opt(args, "no_minute_plans", False):
+        sw["minute_plans"] = False
+    if _opt(args, "no_emotions", False):
+        sw["emotions"] = False
+    if _opt(args, "no_needs", False):
+        sw["needs"] = False
+    return sw
+
+
+def run_dir_for(scenario: Scenario, args: Any) -> Path:
+    out = _opt(args, "out")
+    if out:
+        return Path(out)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return paths.RUNS / f"{scenario.name}-{stamp}"
+
+
+def cache_for(args: Any, model_id: str, run_dir: Path):
+    """The reply cache: --cache (checks pass the committed one), else the local runs/ cache.
+    --live turns it off, --record writes fresh replies without reading old ones."""
+    from garp.engine.reply_cache import ReplyCache
+    if _opt(args, "live", False):
+        return ReplyCache(run_dir / "replies.sqlite", model_id, mode="off")
+    path = Path(_opt(args, "cache", "") or LOCAL_REPLIES)
+    return ReplyCache(path, model_id, mode="record" if _opt(args, "record", False) else "use")
+
+
+def personas_for(scenario: Scenario, traits_choice: str | None) -> dict[str, Persona]:
+    every = load_personas(paths.PERSONAS)
+    cast = {}
+    for name in scenario.cast:
+        if name not in every:
+            raise GarpError(f"scenario {scenario.name}: field 'cast': no persona named '{name}'; "
+                            f"allowed: {', '.join(sorted(every))}")
+        p = every[name]
+        over = scenario.persona_overrides.get(name)
+        if over is not None:
+            p = p.model_copy(update={k: v for k, v in over.model_dump().items() if v is not None})
+        cast[name] = p
+    return cast
+
+
+def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool | None = None,
+          backend: Any = None, embedder: Any = None):
+    """Everything `garp play`, `garp run` and `garp check` need, wired together."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from garp.engine.scheduler import InferenceScheduler
+    from garp.mind.emotion import EmotionSystem
+    from garp.mind.memory import AgentMemory
+    from garp.mind.relationships import Relationships, SceneHooks as RelHooks
+    from garp.sim.pipeline import Brain
+    from garp.sim.services import Services
+    from garp.sim.simulation import Simulation
+    from garp.sim.town_setup import load_town
+
+    scenario = scenario_name_or_path if isinstance(scenario_name_or_path, Scenario) else load_scenario(scenario_name_or_path)
+    lockstep = bool(_opt(args, "headless", False)) if lockstep is None else lockstep
+    seed = int(_opt(args, "seed", 0))
+    traits_choice = _opt(args, "trait")
+    switches = switches_for(scenario, args)
+    tp = scenario.temperament_prompt
+    if tp is not None and lockstep and traits_choice is None:  # fail before loading any model
+        raise GarpError(f"scenario {scenario.name}: a headless run needs the temperament; "
+                        f"pass --trait with one of: {', '.join(tp.choices)}")
+    run_dir = run_dir_for(scenario, args)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    log = EventLog(run_dir / "events.jsonl")
+    closers: list[Any] = []
+    try:
+        town, registry, world, perception = load_town(scenario.map, log, seed)
+        start = datetime.combine(scenario.start_date, datetime.strptime(scenario.start_time, "%H:%M").time())
+        clock = _clock(start, scenario, lockstep, _opt(args, "speed"))
+        if backend is None:
+            from garp.engine.backends import make_backend
+            backend = make_backend(_opt(args, "model"), _opt(args, "server"), _opt(args, "threads"),
+                                   _opt(args, "gpu_layers"), seed)
+            closers.append(backend.close)
+        cache = cache_for(args, backend.model_id, run_dir)
+        closers.append(cache.close)
+        sink = CallSink()
+        scheduler = InferenceScheduler(backend, cache=cache, recorder=sink, seed=seed).start()
+        closers.append(scheduler.stop)
+        if embedder is None:
+            from garp.engine.embedder import Embedder
+            embedder = Embedder()
+            closers.append(embedder.close)
+        from garp.engine.memory_store import MemoryStore
+        store = MemoryStore(run_dir / "memory")
+        closers.append(store.close)
+        personas = personas_for(scenario, traits_choice)
+        rel_hooks = RelHooks()
+        for h in scenario.hooks:
+            if h.name == "apology_floor":
+                rel_hooks.add(scenario.name, "apology_floor")
+        minds: dict[str, AgentMind] = {}
+        # One batched embedding of every persona seed fills the embedder's LRU (IV-B batching).
+        embedder.embed([m.text for p in personas.values() for m in p.seed_memories][:EMBED_LRU_ROOM])
+        for name, persona in personas.items():
+            mind = AgentMind(persona, needs_enabled=switches["needs"])
+            mind.emotion = EmotionSystem.for_persona(persona, enabled=switches["emotions"], t=clock.t)
+            mind.mood = {"label": mind.emotion.current.label, "valence": mind.emotion.current.valence,
+                         "intensity": mind.emotion.current.intensity, "text": mind.emotion.describe()}
+            mind.relationships = Relationships(name, mind.personality, rel_hooks)
+            mind.relationships.seed(persona)
+            mind.needs.values.update(scenario.start_needs.get(name, {}))
+            mind.memory = AgentMemory(name, store, embedder, scheduler, personality_text=mind.personality.personality_text)
+            mind.memory.seed(persona, clock.t)  # before the loop starts: a sync embed never blocks it
+            minds[name] = mind
+        _preseed_relationships(scenario, minds, clock.t)
+        for name in scenario.cast:
+            place = scenario.start_places.get(name, personas[name].home)
+            world.add_agent(name, place)
+        known_places = sorted(town.places)
+        brain = Brain(scenario=scenario, scheduler=scheduler, embedder=embedder, minds=minds, log=None,
+                      known_places=known_places, switches=switches, homes={n: p.home for n, p in personas.items()},
+                      rel_hooks=rel_hooks, sequential=lockstep)
+        # Affordance embeddings once per scene, one batch, shared by every agent (III-A8, Table II).
+        brain.affordances.vectors(sorted({a.description for o in registry for a in o.affordances}))
+        services = Services(scenario=scenario, log=log, world=world, clock=clock, scheduler=scheduler,
+                            embedder=embedder, store=store, minds=minds, perception=perception, brain=brain,
+                            switches=switches, calls=sink, closers=closers, run_dir=run_dir)
+        sim = Simulation(scenario, services, lockstep=lockstep, seed=seed, traits_choice=traits_choice)
+        brain.log = sim.deferred
+        return sim
+    except BaseException:
+        for c in reversed(closers):
+            try:
+                c()
+            except Exception:  # noqa: BLE001 — already failing; report the first error
+                pass
+        log.close()
+        raise
+
+
+def _clock(start: datetime, scenario: Scenario, lockstep: bool, speed: float | None):
+    from garp.world.clock import GameClock, LockstepClock
+    speed = float(speed or scenario.clock_speed)
+    if lockstep:
+        return LockstepClock(start, step_s=scenario.step_seconds, speed=speed)
+    return GameClock(start, speed=speed)
+
+
+def _preseed_relationships(scenario: Scenario, minds: dict[str, AgentMind], t: float) -> None:
+    """Every pair in the scene has a relationship; the scenario's authored ones win (III-A6)."""
+    for name, mind in minds.items():
+        mind.relationships.preseed([n for n in minds if n != name], t)
+    for r in scenario.relationships:
+        pairs = [(r.a, r.b)] + ([(r.b, r.a)] if r.symmetric else [])
+        for owner, other in pairs:
+            rel = minds[owner].relationships.get_or_meet(other, t)
+            rel.familiarity, rel.trust, rel.sentiment = r.familiarity, r.trust, r.sentiment

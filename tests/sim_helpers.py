@@ -1,0 +1,34 @@
+"""Helpers for the simulation tests: a short two-agent scenario file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def short_scenario(tmp_path: Path, hours: float = 1.0, name: str = "short_pair") -> Path:
+    """Ren and Mika, next-door neighbours, an early evening at home."""
+    doc = {"name": name, "cast": ["Mika", "Ren"], "start_time": "18:00", "duration_hours": hours,
+           "clock_speed": 300, "switches": {"minute_plans": False, "emotions": True, "needs": True},
+           "goals": [{"check": "no_failures"}, {"check": "all_agents_active"}]}
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def comparable(events: list[dict]) -> list[dict]:
+    """Events without the replay flag (a recording run and its replay differ only there)."""
+    return [{k: v for k, v in e.items() if k != "cached"} for e in events]
+
+
+def seeded_cache(tmp_path: Path) -> Path:
+    """A copy of the committed reply cache (when there is one): recorded replies make the
+    test fast, misses are recorded into the copy, and the committed file never changes."""
+    import shutil
+
+    from garp import paths
+    committed = paths.SCENARIOS / "replies" / "replies.sqlite"
+    target = tmp_path / "replies.sqlite"
+    if committed.exists():
+        shutil.copy(committed, target)
+    return target

@@ -1,0 +1,112 @@
+"""A short two-agent headless run end to end with the real model, plus AgentMind state."""
+
+from __future__ import annotations
+
+import json
+import types
+
+import pytest
+
+from garp.errors import GarpError
+from sim_helpers import seeded_cache, short_scenario
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory, sim_engine):
+    from garp.sim.runner import run_headless
+    backend, embedder = sim_engine
+    tmp = tmp_path_factory.mktemp("sim")
+    scenario = short_scenario(tmp, hours=1.5)
+    args = types.SimpleNamespace(out=str(tmp / "run"), seed=7, cache=str(seeded_cache(tmp)))
+    sim = run_headless(scenario, args, backend=backend, embedder=embedder)
+    events = [json.loads(l) for l in (tmp / "run" / "events.jsonl").read_text().splitlines()]
+    return sim, events
+
+
+@pytest.mark.model
+def test_headless_run_plans_moves_uses_objects_and_logs(run):
+    sim, events = run
+    kinds = {e["kind"] for e in events}
+    assert {"run_start", "plan", "decision", "action_start", "llm_call", "run_end"} <= kinds
+    for name in ("Mika", "Ren"):
+        plans = [e for e in events if e["kind"] == "plan" and e["agent"] == name and e.get("level") == "day"]
+        assert plans and len(plans[0]["items"]) >= 5, f"{name} has no day plan"
+        assert any(e["kind"] == "action_start" and e["agent"] == name for e in events), f"{name} used nothing"
+        assert sim.minds[name].last_decision is not None
+        assert sim.minds[name].calls, "the inspector's call ring buffer is empty"
+    assert any(e["kind"] in ("move", "arrive") and e["t"] > events[0]["t"] for e in events)
+    assert not [e for e in events if e["kind"] == "error"]
+    calls = [e for e in events if e["kind"] == "llm_call"]
+    assert {"agent", "function", "fallback_used", "cached"} <= set(calls[0])
+    assert events[-1]["kind"] == "run_end" and events[-1]["t"] >= sim.scenario.end_seconds
+
+
+@pytest.mark.model
+def test_goals_of_the_short_run_pass(run):
+    from garp.scenario.goals import check_goals
+    sim, events = run
+    results = check_goals(sim.goals(), events)
+    assert all(r.passed for r in results), [r.detail for r in results if not r.passed]
+
+
+def test_agent_mind_round_trip():
+    from garp.mind.agent import AgentMind
+    from garp.mind.commitments import make_commitment
+    from garp.mind.emotion import EmotionSystem
+    from garp.mind.persona import load_personas
+    from garp.mind.relationships import Relationships
+    persona = load_personas()["Ludwig"]
+    mind = AgentMind(persona)
+    mind.emotion = EmotionSystem.for_persona(persona)
+    mind.relationships = Relationships("Ludwig", mind.personality)
+    mind.relationships.get_or_meet("Erica", 10.0)
+    mind.set_trait("sociability", -0.75)
+    mind.needs.values["hunger"] = 0.7
+    mind.commitments.add(make_commitment("jam session", 86400 + 18 * 3600, "Oak Hill School", "Ludwig",
+                                         participants=["Erica"]))
+    mind.record_decision({"plan_item": "practice piano", "chosen": "play piano-1"})
+    data = json.loads(json.dumps(mind.to_dict(), default=str))
+    back = AgentMind.from_dict(persona, data)
+    assert back.traits == mind.traits and "introverted" in back.traits
+    assert back.personality.chat_probability == mind.personality.chat_probability
+    assert back.needs.values["hunger"] == 0.7
+    assert [c.id for c in back.commitments.all()] == [c.id for c in mind.commitments.all()]
+    assert back.last_decision == mind.last_decision
+    assert back.relationships.get("Erica").familiarity == mind.relationships.get("Erica").familiarity
+    assert back.emotion.current == mind.emotion.current
+    assert json.loads(json.dumps(back.to_dict(), default=str)) == data
+
+
+def test_unknown_trait_axis_is_a_clear_error():
+    from garp.mind.agent import AgentMind
+    from garp.mind.persona import load_personas
+    mind = AgentMind(load_personas()["Ludwig"])
+    with pytest.raises(GarpError) as e:
+        mind.set_trait("bravery", 0.5)
+    assert "sociability" in str(e.value)
+
+
+@pytest.mark.model
+def test_real_time_update_never_waits_for_the_model(tmp_path, sim_engine):
+    """Play mode: update() returns at once while cognition works; results arrive later."""
+    import time
+
+    from garp.sim.wiring import build
+    backend, embedder = sim_engine
+    args = types.SimpleNamespace(out=str(tmp_path / "rt"), seed=7, cache=str(seeded_cache(tmp_path)), speed=300)
+    sim = build(short_scenario(tmp_path, hours=1.0), args, lockstep=False, backend=backend, embedder=embedder)
+    slowest = 0.0
+    try:
+        t0 = sim.clock.t
+        start = time.monotonic()
+        while time.monotonic() - start < 90 and not all(m.plan is not None for m in sim.minds.values()):
+            t = time.monotonic()
+            sim.update(1 / 30)
+            slowest = max(slowest, time.monotonic() - t)
+            time.sleep(1 / 30)
+        assert sim.clock.t > t0
+        assert any(m.plan is not None for m in sim.minds.values()), "no day plan arrived in 90 s"
+        sim.interview("Mika", "What are you doing tonight?").result(timeout=120)
+    finally:
+        sim.close()
+    assert slowest < 0.5, f"update() blocked for {slowest:.2f} s"
