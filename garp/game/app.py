@@ -1,7 +1,9 @@
 """`garp play`: the game window. A 60 fps loop: `sim.update(dt)`, then draw the layer stack.
 
 Layers (bottom to top): the town view, the agent panel, the event log viewer, the HUD
-with its help overlay. Input goes top-down and stops at the first layer that uses it,
+with its help overlay, and — while an unsuffixed personality scenario waits for the
+viewer's temperament answer (V-B) — a modal prompt that takes all input and keeps the
+clock paused. Input goes top-down and stops at the first layer that uses it,
 except that a panel tab taking typed text (the interview box) gets keys first. The
 loop never waits on the model, the embedder or the database: the simulation applies
 whatever cognition results have arrived and the panels read plain state.
@@ -24,6 +26,7 @@ from garp.game.log_viewer import LogViewer
 from garp.game.panels.agent_panel import AgentPanel, panel_rect
 from garp.game.renderer import Renderer, load_tmx
 from garp.game.sprites import CharacterSprites
+from garp.game.temperament_prompt import TemperamentPrompt
 from garp.paths import MAPS
 
 WINDOW = (1280, 720)   # default window size (px); resizable
@@ -132,7 +135,11 @@ class App:
         self.hud = Hud(sim)
         self.log_viewer = LogViewer(sim)
         self.panel: AgentPanel | None = None
+        self.prompt: TemperamentPrompt | None = None
+        self._was_paused = False
         self.running = True
+        if vm.attr(sim, "temperament_pending", default=False):
+            self._open_prompt()
         self._layout()
         names = self.agents()
         if names:  # start looking at someone, not at the map's corner
@@ -167,6 +174,23 @@ class App:
         self.town.select(nxt, center=True)
         self.open_panel(nxt)
 
+    # ------------------------------------------------------------ temperament question (V-B)
+    def _open_prompt(self) -> None:
+        """Ask which temperament runs tonight; the clock waits for the answer."""
+        self.prompt = TemperamentPrompt(self.sim)
+        clock = vm.attr(self.sim, "clock")
+        self._was_paused = bool(vm.attr(clock, "paused", default=False))
+        if clock is not None:
+            clock.pause()
+
+    def _close_prompt_if_answered(self) -> None:
+        if self.prompt is None or self.prompt.active:
+            return
+        self.prompt = None
+        clock = vm.attr(self.sim, "clock")
+        if clock is not None and not self._was_paused:
+            clock.resume()
+
     # ------------------------------------------------------------ input
     def _text_focus(self) -> bool:
         return bool(self.panel and getattr(self.panel.current, "wants_text", False))
@@ -179,6 +203,10 @@ class App:
             surf = pygame.display.get_surface()
             if surf is not None:
                 self.resize(surf.get_size())
+            return
+        if self.prompt is not None:  # modal: nothing below sees input until it is answered
+            self.prompt.handle_event(ev)
+            self._close_prompt_if_answered()
             return
         typed = ev.type == pygame.TEXTINPUT or (ev.type == pygame.KEYDOWN and ev.key != pygame.K_TAB)
         if typed and self._text_focus() and self.panel.handle_event(ev):
@@ -210,7 +238,9 @@ class App:
 
     # ------------------------------------------------------------ frame
     def update(self, dt: float) -> None:
-        self.sim.update(min(dt, MAX_DT))
+        self._close_prompt_if_answered()  # answered elsewhere (e.g. by the sim) also closes it
+        # While the question is open the clock is paused: arrived results apply, no time passes.
+        self.sim.update(0.0 if self.prompt is not None else min(dt, MAX_DT))
         self.town.keys_enabled = not self._text_focus()
         self.town.update(dt)
         if self.panel is not None:
@@ -224,6 +254,8 @@ class App:
             self.panel.draw(surface)
         self.log_viewer.draw(surface)
         self.hud.draw(surface, self.town.rect.width)
+        if self.prompt is not None:
+            self.prompt.draw(surface)
 
     def frame(self, dt: float, surface: pygame.Surface, events: list[pygame.event.Event] = ()) -> None:
         for ev in events:

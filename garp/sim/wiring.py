@@ -146,8 +146,8 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
         personas = personas_for(scenario, traits_choice)
         rel_hooks = RelHooks()
         for h in scenario.hooks:
-            if h.name == "apology_floor":
-                rel_hooks.add(scenario.name, "apology_floor")
+            if h.name == "apology_floor":  # scoped to the scene's agents, with its own floor
+                rel_hooks.add(scenario.name, "apology_floor", agents=h.agents or None, **h.params)
         minds: dict[str, AgentMind] = {}
         # One batched embedding of every persona seed fills the embedder's LRU (IV-B batching).
         embedder.embed([m.text for p in personas.values() for m in p.seed_memories][:EMBED_LRU_ROOM])
