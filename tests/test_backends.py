@@ -1,0 +1,58 @@
+"""Embedded llama.cpp backend with the real bundled model."""
+
+import json
+
+import pytest
+
+from garp.engine.backends import Completion, LlamaCppBackend, compile_grammar, make_backend
+from garp.errors import GarpError
+
+SCHEMA = {"title": "Greeting", "type": "object",
+          "properties": {"mood": {"type": "string", "enum": ["glad", "tired", "busy"]},
+                         "line": {"type": "string", "maxLength": 40}},
+          "required": ["mood", "line"]}
+MESSAGES = [{"role": "system", "content": "You are Ana, a baker in a small town. Reply in JSON."},
+            {"role": "user", "content": "Your neighbour Tom says good morning. How do you answer?"}]
+
+
+def test_schema_constrained_completion_validates(llm_backend):
+    c = llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=48, seed=1)
+    assert isinstance(c, Completion) and c.completion_tokens > 0 and c.prompt_tokens > 20
+    data = json.loads(c.text)
+    assert data["mood"] in {"glad", "tired", "busy"} and len(data["line"]) <= 40
+
+
+def test_deterministic_at_temperature_zero(llm_backend):
+    a = llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=48, seed=7)
+    llm_backend.score_options(MESSAGES, ["hello"])  # scoring in between must not disturb the state
+    b = llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=48, seed=7)
+    assert a.text == b.text
+
+
+def test_scoring_ranks_options(llm_backend):
+    msgs = [{"role": "system", "content": "You answer with one word."},
+            {"role": "user", "content": "What is the opposite of hot?"}]
+    opts = ["cold", "purple sandwich engine"]
+    scores = llm_backend.score_options(msgs, opts)
+    assert len(scores) == 2 and all(s < 0 for s in scores)
+    assert scores[0] > scores[1]
+    assert llm_backend.score_options(msgs, opts) == pytest.approx(scores, abs=1e-4)
+
+
+def test_model_id_is_file_sha(llm_backend, bundled_model_spec):
+    assert llm_backend.model_id == bundled_model_spec.sha256
+
+
+def test_rejected_schema_names_its_title(llm_backend):
+    bad = {"title": "BrokenPlan", "type": "object", "properties": {"x": {"type": "string", "pattern": "abc"}}}
+    with pytest.raises(GarpError, match="BrokenPlan"):
+        llm_backend.complete(MESSAGES, schema=bad, max_tokens=8)
+    with pytest.raises(GarpError, match="Weird"):
+        compile_grammar({"title": "Weird", "type": "no-such-type"})
+
+
+def test_make_backend_errors(tmp_path):
+    with pytest.raises(GarpError, match="unknown model name"):
+        make_backend(model="not-a-model")
+    with pytest.raises(GarpError, match="not an http"):
+        make_backend(server="localhost:8080")

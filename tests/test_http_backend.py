@@ -1,0 +1,102 @@
+"""OpenAI-compatible HTTP backend against a real `python -m llama_cpp.server` on 127.0.0.1."""
+
+import json
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from garp.engine.backends import OpenAIHTTPBackend
+from garp.engine.lmfunction import run_function
+from garp.engine.scheduler import InferenceScheduler
+from garp.errors import GarpError
+from test_lmfunction import Greet, Reply
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server_url(bundled_model_spec, tmp_path_factory):
+    port = _free_port()
+    log = open(tmp_path_factory.mktemp("server") / "server.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(bundled_model_spec.path),
+                             "--port", str(port), "--host", "127.0.0.1", "--n_ctx", "2048", "--n_threads", "2",
+                             "--chat_format", "chatml"], stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"llama_cpp.server exited with {proc.returncode}; see {log.name}")
+            try:
+                if httpx.get(url + "/models", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("llama_cpp.server did not come up within 60 s")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+SCHEMA = {"title": "Greeting", "type": "object",
+          "properties": {"mood": {"type": "string", "enum": ["glad", "tired", "busy"]},
+                         "line": {"type": "string", "maxLength": 40}}, "required": ["mood", "line"]}
+
+
+def test_schema_completion_over_http(server_url):
+    backend = OpenAIHTTPBackend(server_url, model="smollm2")
+    try:
+        msgs = [{"role": "system", "content": "You are Ana, a baker. Reply in JSON."},
+                {"role": "user", "content": "Tom says hello. Answer briefly."}]
+        c = backend.complete(msgs, schema=SCHEMA, max_tokens=48, seed=1)
+        data = json.loads(c.text)
+        assert data["mood"] in {"glad", "tired", "busy"} and c.completion_tokens > 0
+        assert backend.model_id == f"server:{server_url}:smollm2"
+        out, rec = run_function(Greet(), {"name": "Tom"}, backend, agent="Ana")
+        assert isinstance(out, Reply) and not rec.fallback_used
+        scores = backend.score_options([{"role": "user", "content": "What is the opposite of hot?"}],
+                                       ["cold", "purple sandwich engine"])
+        assert scores[0] > scores[1]
+    finally:
+        backend.close()
+
+
+def test_several_requests_in_flight(server_url):
+    backend = OpenAIHTTPBackend(server_url, model="smollm2", max_in_flight=3)
+    sched = InferenceScheduler(backend).start()
+    try:
+        assert sched.workers == 3
+        futs = [sched.submit_function(Greet(), {"name": n}, agent=n)[1] for n in ("Tom", "Lea", "Max")]
+        results = [f.result(120) for f in futs]
+        assert all(isinstance(o, Reply) and not r.fallback_used for o, r in results)
+    finally:
+        sched.stop()
+        backend.close()
+
+
+def test_server_down_is_a_clear_error_after_retries():
+    url = f"http://127.0.0.1:{_free_port()}/v1"
+    backend = OpenAIHTTPBackend(url, retries=2, backoff=0.05, timeout_s=2)
+    t0 = time.monotonic()
+    with pytest.raises(GarpError, match=r"cannot reach server at .*after 3 attempts.*start it with"):
+        backend.complete([{"role": "user", "content": "hi"}], max_tokens=4)
+    assert time.monotonic() - t0 >= 0.15  # backoff 0.05 + 0.1
+    out, rec = run_function(Greet(), {"name": "Tom"}, backend, agent="Ana")  # never escapes a call
+    assert rec.fallback_used and "cannot reach server" in rec.error
+    backend.close()

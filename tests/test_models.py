@@ -1,0 +1,102 @@
+"""Model registry, resolution, GGUF checks and `pull` (offline: file:// URLs)."""
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from garp import paths
+from garp.engine import models
+from garp.errors import GarpError
+
+
+def test_registry_validates_and_schema_is_published():
+    reg = models.load_registry()
+    names = [m.name for m in reg.models]
+    assert "smollm2-135m-instruct" in names and "llama-3.2-3b-instruct" in names
+    llama = reg.get("llama-3.2-3b-instruct")
+    assert llama.url.startswith("https://huggingface.co/") and llama.profile.chat_format == "llama-3"
+    published = json.loads((paths.SCHEMAS / "model-registry.schema.json").read_text())
+    assert published == models.Registry.model_json_schema()
+
+
+def test_bundled_model_is_default_when_nothing_better(bundled_model_spec):
+    spec = models.resolve_model(None)
+    if models.entry_path(models.load_registry().get("llama-3.2-3b-instruct")) is None:
+        assert spec.name == "smollm2-135m-instruct"
+    assert bundled_model_spec.path.name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert bundled_model_spec.profile.chat_format == "chatml"
+    assert len(bundled_model_spec.sha256) == 64
+
+
+def test_path_to_known_file_keeps_profile(bundled_model_spec):
+    spec = models.resolve_model(str(bundled_model_spec.path))
+    assert spec.name == "smollm2-135m-instruct" and spec.profile == bundled_model_spec.profile
+
+
+def test_unknown_name_and_missing_and_corrupt_files(tmp_path):
+    with pytest.raises(GarpError, match="unknown model name.*known models: .*smollm2"):
+        models.resolve_model("gpt-9")
+    with pytest.raises(GarpError, match="file not found"):
+        models.resolve_model(str(tmp_path / "nope.gguf"))
+    bad = tmp_path / "bad.gguf"
+    bad.write_bytes(b"<html>not a model</html>")
+    with pytest.raises(GarpError, match="not a GGUF file"):
+        models.resolve_model(str(bad))
+
+
+def _temp_registry(tmp_path: Path, sha: str | None, url: str) -> Path:
+    d = tmp_path / "models"
+    d.mkdir()
+    entry = {"name": "tiny", "file": "tiny.gguf", "url": url, "sha256": sha, "preference": 5,
+             "profile": {"chat_format": "chatml", "n_ctx": 2048, "reasoning_field": False, "n_threads": 1}}
+    (d / "registry.json").write_text(json.dumps({"models": [entry]}))
+    return d
+
+
+def _fake_gguf(tmp_path: Path) -> tuple[Path, str]:
+    src = tmp_path / "src.gguf"
+    src.write_bytes(b"GGUF" + bytes(range(256)) * 2000)
+    return src, hashlib.sha256(src.read_bytes()).hexdigest()
+
+
+def test_pull_from_file_url_checks_sha_and_renames(tmp_path):
+    src, sha = _fake_gguf(tmp_path)
+    d = _temp_registry(tmp_path, sha, src.as_uri())
+    with pytest.raises(GarpError, match="not installed.*garp models pull tiny"):
+        models.resolve_model("tiny", models_dir=d)
+    out = models.pull("tiny", models_dir=d, progress=None)
+    assert out == d / "tiny.gguf" and out.read_bytes() == src.read_bytes()
+    assert not (d / "tiny.gguf.part").exists()
+    spec = models.resolve_model(None, models_dir=d)
+    assert spec.name == "tiny" and spec.sha256 == sha
+
+
+def test_pull_wrong_hash_leaves_nothing(tmp_path):
+    src, _ = _fake_gguf(tmp_path)
+    d = _temp_registry(tmp_path, "0" * 64, "file:///nonexistent/x.gguf")
+    with pytest.raises(GarpError, match="cannot download"):
+        models.pull("tiny", models_dir=d, progress=None)
+    with pytest.raises(GarpError, match="does not match"):
+        models.pull("tiny", url=src.as_uri(), models_dir=d, progress=None)
+    assert not (d / "tiny.gguf").exists() and not (d / "tiny.gguf.part").exists()
+
+
+def test_pull_rejects_non_gguf_download(tmp_path):
+    html = tmp_path / "page.html"
+    html.write_text("<html>login required</html>")
+    d = _temp_registry(tmp_path, None, html.as_uri())
+    with pytest.raises(GarpError, match="not a GGUF file"):
+        models.pull("tiny", models_dir=d, progress=None)
+    with pytest.raises(GarpError, match="unknown model name"):
+        models.pull("nope", models_dir=d, progress=None)
+
+
+def test_cmd_models_list_marks_default(capsys):
+    assert models.cmd_models(SimpleNamespace(models_command="list")) == 0
+    out = capsys.readouterr().out
+    default = models.default_entry(models.load_registry())
+    assert f"* {default.name}" in out and "llama-3.2-3b-instruct" in out
