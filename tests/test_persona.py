@@ -70,7 +70,7 @@ def test_bad_fields_give_one_message(tmp_path):
     bad.write_text("{ not json")
     with pytest.raises(GarpError, match="broken.json.*line 1"):
         load_persona(bad)
-    with pytest.raises(GarpError, match="cannot read"):
+    with pytest.raises(GarpError, match="missing.json: persona file not found"):
         load_persona(tmp_path / "missing.json")
 
 

@@ -21,10 +21,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from garp import paths
-from garp.errors import GarpError, describe_validation_error
+from garp.datafile import load_model_file, write_json_schema
+from garp.errors import GarpError
 
 GGUF_MAGIC = b"GGUF"
 REGISTRY_FILE = "registry.json"
@@ -94,24 +95,11 @@ def registry_path(models_dir: Path | None = None) -> Path:
 
 
 def load_registry(models_dir: Path | None = None) -> Registry:
-    path = registry_path(models_dir)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise GarpError(f"{path}: model registry not found; restore it from the repository") from None
-    except json.JSONDecodeError as e:
-        raise GarpError(f"{path}: not valid JSON (line {e.lineno}: {e.msg})") from None
-    try:
-        return Registry.model_validate(data)
-    except ValidationError as e:
-        raise GarpError(describe_validation_error(path, e)) from None
+    return load_model_file(registry_path(models_dir), Registry, "model registry (restore it from the repository)")
 
 
 def write_schema(out: Path | None = None) -> Path:
-    out = out or paths.SCHEMAS / "model-registry.schema.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(Registry.model_json_schema(), indent=2) + "\n", encoding="utf-8")
-    return out
+    return write_json_schema(Registry.model_json_schema(), out or paths.SCHEMAS / "model-registry.schema.json")
 
 
 # ---------------------------------------------------------------- files

@@ -7,14 +7,14 @@ A persona is authored JSON under `personas/`. `load_persona` turns any problem i
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from garp.errors import GarpError, describe_validation_error
+from garp.datafile import load_model_file, write_json_schema
+from garp.errors import GarpError
 from garp.paths import PERSONAS, SCHEMAS
 
 # --- temperament vocabulary (paper III-A4) ------------------------------------------
@@ -175,21 +175,7 @@ class Persona(_Strict):
 
 def load_persona(path: str | Path) -> Persona:
     """Load one persona file; any problem becomes one GarpError naming file and field."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise GarpError(f"{path}: cannot read persona file ({e.strerror or e})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise GarpError(f"{path}: not valid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
-    if not isinstance(data, dict):
-        raise GarpError(f"{path}: a persona file must hold one JSON object with fields such as name, age, personality")
-    try:
-        return Persona.model_validate(data)
-    except ValidationError as e:
-        raise GarpError(describe_validation_error(path, e)) from None
+    return load_model_file(path, Persona, "persona file")
 
 
 def load_personas(directory: str | Path = PERSONAS) -> dict[str, Persona]:
@@ -216,7 +202,4 @@ def persona_schema() -> dict:
 
 def write_schema(path: str | Path | None = None) -> Path:
     """Write schemas/persona.schema.json, generated from the Persona model."""
-    path = Path(path) if path else SCHEMAS / "persona.schema.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(persona_schema(), indent=2) + "\n", encoding="utf-8")
-    return path
+    return write_json_schema(persona_schema(), path or SCHEMAS / "persona.schema.json")

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from pydantic import ValidationError
 
 from garp import paths
-from garp.errors import GarpError, describe_validation_error
+from garp.datafile import load_model_file, write_json_schema
+from garp.errors import GarpError
 from garp.scenario.schema import Scenario, scenario_json_schema
 
 
@@ -30,24 +29,14 @@ def list_scenarios() -> list[str]:
 
 def load_scenario(name_or_path: str | Path) -> Scenario:
     path = scenario_path(name_or_path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as err:
-        raise GarpError(f"{path}: not valid JSON at line {err.lineno} column {err.colno}: {err.msg}") from None
-    try:
-        scenario = Scenario.model_validate(data)
-    except ValidationError as err:
-        raise GarpError(describe_validation_error(path, err)) from None
+    scenario = load_model_file(path, Scenario, "scenario file")
     if scenario.name != path.stem:
         raise GarpError(f"{path}: field 'name' is '{scenario.name}' but must equal the file name '{path.stem}'")
     return scenario
 
 
 def write_schema(target: Path | None = None) -> Path:
-    target = target or paths.SCHEMAS / "scenario.schema.json"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(scenario_json_schema(), indent=2) + "\n", encoding="utf-8")
-    return target
+    return write_json_schema(scenario_json_schema(), target or paths.SCHEMAS / "scenario.schema.json")
 
 
 if __name__ == "__main__":

@@ -12,15 +12,15 @@ The registry is written by the world's single writer (the main thread); it takes
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from collections import defaultdict
 from pathlib import Path
 from typing import Callable, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from garp.errors import GarpError, describe_validation_error
+from garp.datafile import load_model_file
+from garp.errors import GarpError
 
 Need = Literal["hunger", "rest", "hygiene", "social", "fun", "comfort"]
 NEEDS: tuple[str, ...] = ("hunger", "rest", "hygiene", "social", "fun", "comfort")
@@ -91,17 +91,7 @@ class ObjectTypesFile(BaseModel):
 
 def load_object_types(path: str | Path) -> dict[str, ObjectType]:
     """Read and validate the object type file; GarpError names the file and the field."""
-    path = Path(path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise GarpError(f"{path}: object types file not found") from None
-    except json.JSONDecodeError as e:
-        raise GarpError(f"{path}: not valid JSON (line {e.lineno}: {e.msg})") from None
-    try:
-        return ObjectTypesFile.model_validate(raw).types
-    except ValidationError as e:
-        raise GarpError(describe_validation_error(path, e)) from None
+    return load_model_file(path, ObjectTypesFile, "object types file").types
 
 
 def object_types_json_schema() -> dict:
