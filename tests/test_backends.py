@@ -56,3 +56,22 @@ def test_make_backend_errors(tmp_path):
         make_backend(model="not-a-model")
     with pytest.raises(GarpError, match="not an http"):
         make_backend(server="localhost:8080")
+
+
+def test_two_threads_sharing_one_backend_get_the_sequential_answers(llm_backend):
+    """Two simulations sharing the model once crashed the process; calls are serialised."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    expected = llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=32, seed=3).text
+    opts = ["hello", "goodbye"]
+    expected_scores = llm_backend.score_options(MESSAGES, opts)
+
+    def work(i: int):
+        if i % 2:
+            return llm_backend.score_options(MESSAGES, opts)
+        return llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=32, seed=3).text
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(work, range(8)))
+    assert all(r == expected for r in results[0::2])
+    assert all(r == pytest.approx(expected_scores, abs=1e-4) for r in results[1::2])

@@ -7,6 +7,7 @@ OpenAI-compatible server and may have several requests in flight.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -51,6 +52,18 @@ def schema_title(schema: dict) -> str:
 
 # ---------------------------------------------------------------- embedded llama.cpp
 
+def _exclusive(method):
+    """Serialise calls on one llama.cpp context: a `Llama` is not thread-safe, and two
+    simulations (or a test and a simulation) sharing one backend must never decode at once."""
+
+    @functools.wraps(method)
+    def locked(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return locked
+
+
 class LlamaCppBackend:
     """In-process llama.cpp. Grammar-constrained generation and option scoring by log-likelihood."""
 
@@ -59,6 +72,7 @@ class LlamaCppBackend:
         from llama_cpp import llama_chat_format
 
         self.spec, self.profile, self.seed = spec, spec.profile, seed
+        self._lock = threading.RLock()
         threads = n_threads or spec.profile.n_threads or os.cpu_count() or 1
         try:
             self.llm = llama_cpp.Llama(model_path=str(spec.path), n_ctx=spec.profile.n_ctx, n_threads=threads,
@@ -114,6 +128,7 @@ class LlamaCppBackend:
     def prompt_text(self, messages: list[dict]) -> str:
         return self._formatter(messages=messages).prompt
 
+    @_exclusive
     def complete(self, messages: list[dict], *, schema: dict | None = None, temperature: float = 0.0,
                  max_tokens: int = 128, seed: int = 0) -> Completion:
         grammar = self.grammar(schema) if schema is not None else None
@@ -125,6 +140,7 @@ class LlamaCppBackend:
                           int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)))
 
     # -- scoring
+    @_exclusive
     def score_options(self, messages: list[dict], options: list[str], prefix: str = "") -> list[float]:
         """Mean per-token log-likelihood of each option as the assistant's reply (after `prefix`).
 
