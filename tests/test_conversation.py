@@ -79,11 +79,27 @@ def test_line_check_rejects_empty_repeated_and_parroted_lines():
                 "Ana's last line here", "Ben"]:
         with pytest.raises(ValueError):
             fn.check(inputs, LineOut.model_construct(line=bad))
-    long = " ".join(["go"] * 50)
-    assert len(fn.check(inputs, LineOut(line=long)).line.split()) == MAX_LINE_WORDS
+    long = " ".join(f"word{i}" for i in range(50))  # distinct words: a looping line is rejected instead
+    assert len(fn.check(inputs, LineOut.model_construct(line=long)).line.split()) == MAX_LINE_WORDS
     assert fn.check(inputs, LineOut(line='Ana: "I am well, thanks."')).line == "I am well, thanks."
     fb = fn.fallback(inputs)
     assert fb.line and fb.line.lower() not in {"hello there, ben!", "hi ana, how are you?"}
+
+
+def test_line_check_cleans_scaffold_labels_and_rejects_echoes_and_near_repeats():
+    fn = ConversationLine()
+    inputs = LineInputs(speaker="Lena", listener="Dara", persona_text="Lena is kind.", emotion="calm",
+                        relationship="a friend", history=["Lena: How was your day at the bakery, Dara?",
+                                                          "Dara: Long, but the bread came out well."])
+    cleaned = fn.check(inputs, LineOut(line="Lena's next line to Dara: That sounds lovely, well done!"))
+    assert cleaned.line == "That sounds lovely, well done!"
+    assert fn.check(inputs, LineOut(line="Lena's reply: Glad to hear it.")).line == "Glad to hear it."
+    assert fn.check(inputs, LineOut(line="Listen: I baked too.")).line == "Listen: I baked too."  # speech keeps its colon
+    for bad in ["Lena's next line to Dara:", "Dara just said: Long, but the bread came out well.",
+                "How was your day at the bakery, Dara??", "So how was your day at the bakery, Dara?",
+                "Dara is nice, Dara is nice, Dara is nice, Dara is nice."]:
+        with pytest.raises(ValueError):
+            fn.check(inputs, LineOut.model_construct(line=bad))
 
 
 @pytest.mark.model

@@ -7,8 +7,8 @@ import pytest
 
 from garp.mind.commitments import CommitmentBook, make_commitment
 from garp.mind.planning import (
-    DAY_S, FREE_TIME, MEALS, PlanContext, PlanNode, Planner, PlanTree, is_meal, is_sleep, minute_steps,
-    nodes_from_times, plan_repair,
+    DAY_S, FREE_TIME, MEALS, DecomposeInputs, HourlyDecomposition, HourSteps, PlanContext, PlanNode, Planner,
+    PlanTree, Step, is_meal, is_sleep, is_time_only, minute_steps, nodes_from_times, plan_repair,
 )
 
 START = date(2026, 1, 1)  # day 0 = 1 Jan, day 1 = 2 Jan, day 2 = 3 Jan
@@ -233,3 +233,18 @@ def test_routine_fallback_is_always_a_valid_day_plan(routine):
     assert 5 <= len(out.activities) <= 8
     nodes = nodes_from_times([(a.start, a.activity, a.place) for a in out.activities], 0, "day", "fallback")
     assert_valid(plan_repair(nodes, day=0, home=HOME, known_places=PLACES), 0)
+
+
+def test_steps_that_only_name_a_time_are_rejected():
+    for text in ["13:30", "1:30", "  ", "1.00", "20:00 - 23:", "7 pm"]:
+        assert is_time_only(text), text
+    for text in ["read a book", "keep on: relax", "9 to 5 shift"]:
+        assert not is_time_only(text), text
+    ctx = PlanContext(name="Erica", age=30, home=HOME, known_places=PLACES)
+    inputs = DecomposeInputs(ctx=ctx, activity="free time", place=HOME, start=17.5 * 3600, end=19 * 3600)
+    fn = HourlyDecomposition()
+    with pytest.raises(ValueError):
+        fn.check(inputs, HourSteps(steps=[Step(start="17:30", task="17:30"), Step(start="18:15", task="read")]))
+    ok = HourSteps(steps=[Step(start="17:30", task="read a novel"), Step(start="18:15", task="water plants")])
+    assert fn.check(inputs, ok) is ok
+    assert not any(is_time_only(s.task) for s in fn.fallback(inputs).steps)

@@ -11,7 +11,7 @@ Every decision is kept as a `Decision` record for the inspector.
 from __future__ import annotations
 
 import json
-from typing import ClassVar, Literal
+from typing import ClassVar, Iterable, Literal
 
 from pydantic import BaseModel, Field
 
@@ -22,6 +22,9 @@ from garp.mind.affordance_filter import CAP, Candidate
 URGENT_LEVEL = 0.6  # a need above this is urgent (III-A5)
 URGENT_WEIGHT = 2.0  # urgent needs count double in the utility (our choice: make them win)
 W_FILTER_SCORE = 0.5  # weight of the Eq. 3 score (goal fit) in the utility
+# Novelty preference (the paper's VI-c suggestion): a place not yet visited today adds
+# NOVELTY_WEIGHT x the signed novelty axis (+g curious, -g conventional) to the utility.
+NOVELTY_WEIGHT = 1.0
 
 
 class Decision(BaseModel):
@@ -40,13 +43,15 @@ class Decision(BaseModel):
     call_id: int | None = None
 
 
-def utility(c: Candidate, needs: dict[str, float]) -> float:
-    """Need relief weighted by how pressing each need is, plus the goal fit."""
+def utility(c: Candidate, needs: dict[str, float], novelty: float = 0.0, visited: Iterable[str] = ()) -> float:
+    """Need relief weighted by how pressing each need is, plus the goal fit, plus the
+    temperament's pull towards (curious) or away from (conventional) places new today."""
     relief = 0.0
     for need, amount in c.relieves.items():
         level = needs.get(need, 0.0)
         relief += amount * level * (URGENT_WEIGHT if level > URGENT_LEVEL else 1.0)
-    return relief + W_FILTER_SCORE * c.score
+    new_place = bool(c.place) and c.place not in set(visited)
+    return relief + W_FILTER_SCORE * c.score + (NOVELTY_WEIGHT * novelty if new_place else 0.0)
 
 
 class ChoiceInputs(BaseModel):
@@ -102,10 +107,12 @@ def score_messages(i: ChoiceInputs) -> list[dict]:
 
 async def choose_action(scheduler, *, agent: str, plan_item: str, personality_text: str, emotion: str,
                         needs: dict[str, float], urgent_needs: str, candidates: list[Candidate],
-                        t: float = 0.0, mode: str = "score", deadline: float | None = None) -> Decision:
+                        t: float = 0.0, mode: str = "score", deadline: float | None = None,
+                        novelty: float = 0.0, visited: Iterable[str] = ()) -> Decision:
     """Pick one candidate; never raises (utility fallback) and always returns a Decision."""
     candidates = list(candidates)[:CAP]  # the choice schema numbers at most CAP options
-    utils = [round(utility(c, needs), 4) for c in candidates]
+    visited = list(visited)
+    utils = [round(utility(c, needs, novelty, visited), 4) for c in candidates]
     base = dict(agent=agent, t=t, plan_item=plan_item, needs=dict(needs), candidates=candidates, utilities=utils)
     if not candidates:
         return Decision(**base, chosen=None, chosen_index=-1, why="no usable affordance in range", mode="none")

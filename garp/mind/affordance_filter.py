@@ -28,6 +28,7 @@ TOP_ANYWHERE = 2  # the best two scored candidates are kept regardless of distan
 MIN_PASSING = 3  # fewer than this pass → relax the threshold (and stop expanding once reached)
 FALLBACK_THRESHOLD = 0.25  # relaxed threshold
 CAP = 8  # at most this many candidates go to the model
+NOVEL_SLOTS = 3  # candidate slots kept for places new today (one per place; novelty, VI-c)
 D_MAX_PX = START_RADIUS_PX * 2 ** RADIUS_DOUBLINGS  # proximity normaliser d_max, map pixels
 
 
@@ -155,3 +156,13 @@ def filter_affordances(goal_vec: np.ndarray, agent_xy: tuple[float, float], home
         stats.update(radius=radius, relaxed=relaxed, passing=len(passing))
     ranked = sorted(chosen.values(), key=lambda c: (-c.score, c.distance, c.object_id))
     return ranked[:CAP]  # stage 4: cap
+
+
+def with_novel(base: list[Candidate], novel: list[Candidate], slots: int = NOVEL_SLOTS) -> list[Candidate]:
+    """Reserve up to `slots` of the cap for the best candidate of each place new today."""
+    picked: dict[str, Candidate] = {}
+    for c in novel:
+        if c.place not in picked and len(picked) < slots:
+            picked[c.place] = c
+    extra = list(picked.values())
+    return base[:CAP - len(extra)] + extra

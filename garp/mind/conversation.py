@@ -40,13 +40,52 @@ MEMORIES_PER_LINE = 3  # retrieved memories in each line prompt
 _FAREWELL = re.compile(r"\b(bye|goodbye|see you|got to go|gotta go|get going|take care)\b", re.I)
 
 # Prompt wording a small model echoes instead of speaking.
-_SCAFFOLD = re.compile(r"last line|next line|tone to match|conversation so far|write .{0,20}reply", re.I)
+_SCAFFOLD = re.compile(r"last line|next line|tone to match|conversation so far|write .{0,20}reply|"
+                       r"just said:|on \w+'s mind:|\bremembers:", re.I)
+# A scaffold label the model sometimes writes before the line itself: "Lena's next line to Dara:",
+# "Lena's reply:", "Lena (to Dara):" -> cleaned off; what follows is the line.
+_LABEL = re.compile(r"^\s*[\w' ]{0,30}?(?:'s)?\s*(?:next line|line|reply|answer|response)?(?:\s*(?:to|for)\s+\w+)?"
+                    r"\s*(?:\([^)]{0,30}\))?\s*:\s*", re.I)
+REPEAT_OVERLAP = 0.8  # word-set overlap at which a line counts as repeating an earlier one
 
 _conv_ids = itertools.count(1)
 
 
 def _norm(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+
+
+def clean_line(line: str, speaker: str, listener: str) -> str:
+    """Strip quotes and a leading speaker or scaffold label ("Lena's next line to Dara:")."""
+    text = " ".join(line.split()).strip().strip('"').strip()
+    for _ in range(2):
+        m = _LABEL.match(text)
+        if not m:
+            break
+        label = m.group(0).lower()
+        names = (speaker.lower() in label or listener.lower() in label)
+        if not (names or re.search(r"next line|reply|response|answer", label)):
+            break  # a colon inside ordinary speech ("Listen: ...") is kept
+        text = text[m.end():].strip().strip('"').strip()
+    return text
+
+
+def repeats(a: str, b: str) -> bool:
+    """Normalised line `a` repeats `b`: equal, or nearly the same words."""
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    wa, wb = set(a.split()), set(b.split())
+    return min(len(wa), len(wb)) >= 3 and len(wa & wb) / min(len(wa), len(wb)) >= REPEAT_OVERLAP \
+        and abs(len(wa) - len(wb)) <= 2
+
+
+def self_repeating(norm: str, n: int = 3, times: int = 3) -> bool:
+    """A line in which one n-word phrase comes back `times` times or more (a looping model)."""
+    words = norm.split()
+    grams = [" ".join(words[i:i + n]) for i in range(len(words) - n + 1)]
+    return any(grams.count(g) >= times for g in set(grams))
 
 
 def is_withdrawn(label: str, valence: float) -> bool:
@@ -283,14 +322,15 @@ class ConversationLine(LMFunction):
         return LineOut(line=next((o for o in options if _norm(o) not in said), options[-1]))
 
     def check(self, inputs: LineInputs, out: LineOut) -> LineOut:
-        text = re.sub(rf"^\s*{re.escape(inputs.speaker)}\s*:\s*", "", " ".join(out.line.split()), flags=re.I)
-        text = text.strip().strip('"').strip()
+        text = clean_line(out.line, inputs.speaker, inputs.listener)
         if len(_norm(text).split()) < 2:
             raise ValueError("empty line")
         if _SCAFFOLD.search(text):
             raise ValueError("echoes the prompt instead of speaking")
         norm = _norm(text)
-        if any(norm == _norm(h.split(":", 1)[-1]) for h in inputs.history):
+        if self_repeating(norm):
+            raise ValueError("the line keeps repeating itself")
+        if any(repeats(norm, _norm(h.split(":", 1)[-1])) for h in inputs.history):
             raise ValueError("repeats an earlier line")
         for ex in inputs.exemplars:
             ex_n = _norm(ex)

@@ -23,6 +23,10 @@ SOCIAL_COMPANY_PER_HOUR = 0.2  # per game-hour in others' presence
 SOCIAL_CONVERSATION_RELIEF = 0.5  # per conversation
 KEYWORD_RELIEF = 0.6           # relief of a whole action matched only by keyword (our default)
 START_VALUE = 0.2              # need level of a freshly created character (our default)
+# A scene that opens mid-day meets characters who have been awake since morning: their needs
+# have risen at their own rates since waking (hunger since the last usual meal). Our rule.
+WAKE_HOUR = 7.0                     # game hour the day's needs start from START_VALUE
+MEAL_END_HOURS = (8.0, 13.25, 20.0)  # usual ends of breakfast, lunch, dinner (game hours)
 
 ADJECTIVES = {
     "hunger": "hungry", "rest": "tired", "hygiene": "in need of a wash", "social": "lonely",
@@ -136,6 +140,18 @@ class Needs:
         if not self.enabled:
             return ""
         return self.describe_urgent(name) or f"{name}'s needs are met."
+
+    def settle_day_so_far(self, seconds_of_day: float, skip: Iterable[str] = ()) -> None:
+        """Raise each need (except `skip`) by its rate x the hours since it was last met today."""
+        hour = (seconds_of_day % 86400.0) / 3600.0
+        since_wake = max(0.0, hour - WAKE_HOUR)
+        since_meal = min([hour - m for m in MEAL_END_HOURS if m <= hour], default=since_wake)
+        skip = set(skip)
+        for n in NEED_NAMES:
+            if n not in skip:
+                hours = min(since_wake, since_meal) if n == "hunger" else since_wake
+                if self.enabled and hours > 0:
+                    self.values[n] = _clamp(self.values[n] + self.rates[n] * hours)
 
     def snapshot(self) -> dict[str, float]:
         return {n: round(self.values[n], 4) for n in NEED_NAMES}

@@ -430,6 +430,8 @@ class DailyPlan(LMFunction):
     def check(self, inputs: DailyPlanInputs, out: DayPlanOut) -> DayPlanOut:
         places = {p.lower() for p in inputs.ctx.known_places} | {inputs.ctx.name.lower()}
         real = [a for a in out.activities if a.activity.strip().lower() not in places]  # a bare place is no activity
+        if any(is_time_only(a.activity) for a in out.activities):
+            raise ValueError("an activity names a time, not what the character does")
         _distinct_check([a.activity for a in real], 3)
         if len({a.start for a in real}) < 3:
             raise ValueError("plan collapsed: fewer than 3 distinct start times")
@@ -494,7 +496,18 @@ def _decompose_messages(inputs: DecomposeInputs, unit: str, reasoning: bool) -> 
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(lines)}]
 
 
+_TIME_ONLY_RE = re.compile(r"^[\W_]*(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|h)?[\W_]*)*$", re.I)
+
+
+def is_time_only(text: str) -> bool:
+    """True for a description that says nothing but a time ("13:30", "1:30 pm", "1.00") or nothing at all."""
+    return bool(_TIME_ONLY_RE.match(text.strip()))
+
+
 def _steps_check(inputs: DecomposeInputs, steps: list[Step]) -> None:
+    bad = next((s.task for s in steps if is_time_only(s.task)), None)
+    if bad is not None:
+        raise ValueError(f"step {bad!r} names a time, not a task")
     day = int(inputs.start // DAY_S)
     nodes = nodes_from_times([(s.start, s.task, inputs.place) for s in steps], day, "hour",
                              window=(inputs.start, inputs.end))

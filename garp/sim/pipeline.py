@@ -13,11 +13,12 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from garp.mind.affordance_filter import AffordanceEmbeddings, filter_affordances
+from garp.mind.affordance_filter import AffordanceEmbeddings, filter_affordances, with_novel
 from garp.mind.action import choose_action
 from garp.mind.agent import AgentMind
 from garp.mind.commitments import make_commitment
 from garp.mind.emotion import EmotionState
+from garp.mind.plan_repair import Friend, is_free_time, seek_company
 from garp.mind.planning import PlanContext, Planner
 from garp.mind.reflection import reflect
 from garp.scenario.schema import Scenario, hhmm_to_seconds
@@ -30,6 +31,8 @@ DAY_S = 86400.0  # game seconds per day (ARCHITECTURE conventions)
 MIN_ACTIVITY_S = 10 * 60.0  # game s: an activity is never cut shorter than this by its plan block
 REQUEST_DEADLINE_WALL_S = 20.0  # play: a request's deadline, wall s (IV-A lead); past it + the
 # scheduler's grace the fallback answers. Lockstep passes no deadline so results never depend on speed.
+JUST_BE_MAX_S = 30 * 60.0  # game s: being somewhere without an object is re-decided this often
+MIN_TRIP_S = 30 * 60.0  # game s: a block elsewhere ending sooner than this is not set out for (our rule)
 REFLECTIONS_SHOWN = 3  # earlier reflections put into the day-plan prompt (III-A1)
 
 
@@ -129,36 +132,42 @@ class Brain:
         day = int(t // DAY_S)
         if planner.tree is None or planner.tree.day != day:  # the decision falls on a new day
             out += await self._plan(mind, day, job.asked_t, p)
+        out += self._seek_company(mind, planner, t, job.asked_t, p)
         for node in planner.due_decompositions(t):  # buffer-zone lookahead (III-A1)
             kids = await planner.decompose(node, t=job.asked_t, deadline=self.deadline())
             self.log.emit("plan", job.asked_t, agent=mind.name, level=kids[0].level if kids else "hour",
                           parent=node.label(), items=[k.label() for k in kids])
-        node = planner.tree.current(t) if planner.tree else None
+        node = self._plan_node(planner, t, p["body"]["place"])
         plan_item = node.description if node else "free time"
         target = node.place if node and node.place else None
         body = p["body"]
         objects = p["objects"]
+        novel = self._novel_objects(mind, planner.tree.current_day_node(t) if planner.tree else None, p)
         if target and target != body["place"]:
             there = [o for o in objects if target in (o.place, o.room)]
             if not there:
-                decision = {"agent": mind.name, "t": t, "plan_item": plan_item, "mode": "none",
-                            "why": f"plan says {target}; no usable object there, so just go", "candidates": []}
-                self._log_decision(mind.name, job.asked_t, decision, None)
-                return out + [Command(mind.name, "do", {"place": target, "description": plan_item, "duration_s":
-                                                  max(MIN_ACTIVITY_S, (node.end - t) if node else MIN_ACTIVITY_S),
-                                                  "decision": decision})]
+                return out + [self._just_be(mind, node, t, target, plan_item, job.asked_t, "just go")]
             objects = there
         else:
-            objects = [o for o in objects if o.place == body["place"]] or objects
+            here = [o for o in objects if o.place == body["place"]]
+            if not here and target == body["place"] and not novel:  # e.g. a visit: being there is the activity
+                return out + [self._just_be(mind, node, t, target, plan_item, job.asked_t, "stay")]
+            objects = here or objects
+            if p.get("guest_at") == body["place"]:  # a guest keeps the hosts company (visit, III-A9)
+                objects = [o for o in objects if o.room in p.get("company_rooms", [])] or objects
         goal = plan_item + (f". {p['urgent']}" if p.get("urgent") else "")
         goal_vec = (await self.embedder.aembed([goal]))[0]
         candidates = filter_affordances(goal_vec, (body["x"], body["y"]), mind.persona.home, objects,
                                         self.affordances, agent=mind.name)
+        if novel:
+            candidates = with_novel(candidates, filter_affordances(
+                goal_vec, (body["x"], body["y"]), mind.persona.home, novel, self.affordances, agent=mind.name))
         decision = await choose_action(
             self.scheduler, agent=mind.name, plan_item=plan_item, personality_text=mind.personality.personality_text,
             emotion=mind.emotion.describe() if self.switches["emotions"] else "calm", needs=p["values"],
             urgent_needs=p.get("urgent", ""), candidates=candidates, t=t, mode=self.scheduler.choice_mode,
-            deadline=self.deadline())
+            deadline=self.deadline(), novelty=mind.personality.axis_values().get("novelty", 0.0),
+            visited=p.get("visited", []))
         record = decision.model_dump(mode="json")
         self._log_decision(mind.name, job.asked_t, record, decision.chosen)
         c = decision.chosen
@@ -172,6 +181,52 @@ class Brain:
         return out + [Command(mind.name, "do", {"object_id": c.object_id, "verb": c.verb, "place": c.place,
                                           "description": f"{c.verb} ({c.object_name}) for {plan_item}",
                                           "duration_s": duration, "effects": effects, "decision": record})]
+
+    def _just_be(self, mind: AgentMind, node: Any, t: float, target: str, plan_item: str, asked_t: float,
+                 how: str) -> Command:
+        """No usable object at the plan's place: go (or stay) there for the rest of the block."""
+        decision = {"agent": mind.name, "t": t, "plan_item": plan_item, "mode": "none",
+                    "why": f"plan says {target}; no usable object there, so {how}", "candidates": []}
+        self._log_decision(mind.name, asked_t, decision, None)
+        left = (node.end - t) if node else MIN_ACTIVITY_S
+        return Command(mind.name, "do", {"place": target, "description": plan_item, "decision": decision,
+                                         "duration_s": min(JUST_BE_MAX_S, max(MIN_ACTIVITY_S, left))})
+
+    def _plan_node(self, planner: Planner, t: float, here: str) -> Any:
+        """The plan leaf to act on; a block elsewhere that is nearly over gives way to the next one."""
+        tree = planner.tree
+        if tree is None:
+            return None
+        day_node = tree.current_day_node(t)
+        if (day_node is not None and day_node.place and day_node.place != here and day_node.source != "commitment"
+                and day_node.end - t < MIN_TRIP_S):
+            return tree.current(day_node.end) or tree.current(t)
+        return tree.current(t)
+
+    def _seek_company(self, mind: AgentMind, planner: Planner, t: float, asked_t: float,
+                      p: dict[str, Any]) -> list[Command]:
+        """Need-driven replan (plan_repair): free time becomes a visit when loneliness will outgrow it."""
+        if not self.switches["needs"] or planner.tree is None:
+            return []
+        rels = mind.relationships
+        friends = [Friend(n, self.homes.get(n, ""), rels.closeness(n)) for n in sorted(self.minds)
+                   if n != mind.name and rels is not None]
+        visit = seek_company(planner.tree, t, home=mind.persona.home, social=p["values"].get("social", 0.0),
+                             social_rate=p.get("rates", {}).get("social", 0.0), friends=friends)
+        if visit is None:
+            return []
+        self.log.emit("plan", asked_t, agent=mind.name, level="day", reason="social need", items=[visit.label()])
+        return [Command(mind.name, "set_plan", {"tree": planner.tree, "day": planner.tree.day})]
+
+    def _novel_objects(self, mind: AgentMind, node: Any, p: dict[str, Any]) -> list[Any]:
+        """A curious agent who is out when free time begins is also offered public places not yet
+        visited today (novelty preference, VI-c); the utility's novelty term does the rest."""
+        curious = mind.personality.axis_values().get("novelty", 0.0) > 0
+        out_and_about = p["body"]["place"] != mind.persona.home  # free time at home stays at home
+        if not curious or not out_and_about or node is None or not is_free_time(node, mind.persona.home):
+            return []
+        seen = set(p.get("visited", []))
+        return [o for o in p["objects"] if o.place and o.place not in seen and o.place != node.place]
 
     def _log_decision(self, agent: str, t: float, record: dict[str, Any], chosen: Any) -> None:
         self.log.emit("decision", t, agent=agent, plan_item=record.get("plan_item"), mode=record.get("mode"),

@@ -28,6 +28,7 @@ MAX_OBSERVATIONS = 3  # observations folded into one perception memory
 CHAT_LINE_GAP_S = 30.0  # game seconds between two spoken lines (bubble pacing)
 DEFAULT_USE_S = 30 * 60.0  # game s an activity lasts when a decision names no duration
 STAY_S = 30 * 60.0  # game s an agent stays at a place it walked to without an object
+PRIVATE_ROOM_WORDS = ("Bed", "Bath", "Toilet", "Wash")  # rooms of a home a guest does not use
 RETRY_S = 5 * 60.0  # game s before deciding again after a failed walk or use
 
 
@@ -50,9 +51,13 @@ class Services:
     closers: list[Any] = field(default_factory=list)
     run_dir: Any = None
     last_perceive: dict[str, float] = field(default_factory=dict)
+    visited: dict[str, dict[int, list[str]]] = field(default_factory=dict)  # agent -> day -> places, in order
 
     # --- jobs asked at start ------------------------------------------------------------------
     def seed_jobs(self, t: float) -> list[Job]:
+        for name, mind in self.minds.items():  # the hours of the day before the scene (needs.py)
+            mind.needs.settle_day_so_far(t, skip=self.scenario.start_needs.get(name, {}))
+            self._visit(name, t)
         return [Job(agent=n, kind="seed", asked_t=t, due_t=t) for n in sorted(self.minds)]
 
     # --- payloads (snapshots of main-thread state) -------------------------------------------
@@ -60,8 +65,15 @@ class Services:
         b = self.world.bodies[name]
         return {"x": b.x, "y": b.y, "place": b.place, "room": b.room}
 
+    def _visit(self, name: str, t: float) -> None:
+        """Remember the places an agent has been today (novelty of action choice, III-A8)."""
+        place = self.world.bodies[name].place
+        seen = self.visited.setdefault(name, {}).setdefault(int(t // 86400.0), [])
+        if place and place not in seen:
+            seen.append(place)
+
     def _needs(self, mind: AgentMind) -> dict[str, Any]:
-        return {"values": mind.needs.snapshot(), "urgent": mind.needs.describe_urgent(mind.name),
+        return {"values": mind.needs.snapshot(), "rates": dict(mind.needs.rates), "urgent": mind.needs.describe_urgent(mind.name),
                 "summary": mind.needs.summary(mind.name)}
 
     def plan_payload(self, sim: "Simulation", mind: AgentMind, t: float) -> dict[str, Any]:
@@ -70,11 +82,17 @@ class Services:
 
     def decide_payload(self, sim: "Simulation", mind: AgentMind, due: float) -> dict[str, Any]:
         body = self.world.bodies[mind.name]
+        block = mind.plan.current_day_node(due) if mind.plan is not None else None
+        guest_at = block.place if block is not None and block.place == body.place else None
         objects = [o.model_copy(update={"users": dict(o.users)})
                    for o in self.world.objects.near(body.x, body.y, CANDIDATE_RADIUS_PX)
-                   if _may_use(o, mind)]
+                   if _may_use(o, mind, guest_at)]
+        self._visit(mind.name, sim.clock.t)
         return {"t_due": due, "objects": objects, "body": self._body_snapshot(mind.name), **self._needs(mind),
-                "current": mind.activity.description}
+                "current": mind.activity.description, "guest_at": guest_at,
+                "company_rooms": sorted({b.room for n, b in self.world.bodies.items()
+                                         if n != mind.name and b.place == body.place and b.room}),
+                "visited": list(self.visited.get(mind.name, {}).get(int(due // 86400.0), []))}
 
     def converse_payload(self, sim: "Simulation", initiator: str, partner: str, t: float, chat_id: str) -> dict[str, Any]:
         return {"partner": partner, "chat_id": chat_id, "place": self.world.bodies[initiator].place,
@@ -198,6 +216,8 @@ class Services:
         if mind is None or ev.kind not in ("arrive", "stuck") or mind.activity.kind != "walk":
             return
         act, t = mind.activity, ev.t
+        if ev.kind == "arrive":
+            self._visit(ev.agent, t)
         span = act.end_t - act.start_t
         if ev.kind == "stuck":
             mind.activity = Activity("idle", act.description, self.world.bodies[ev.agent].place, start_t=t, end_t=t + RETRY_S)
@@ -242,9 +262,12 @@ class Services:
                 pass
 
 
-def _may_use(obj: Any, mind: AgentMind) -> bool:
-    """Homes are private: only owners (or residents by place) use objects inside them."""
+def _may_use(obj: Any, mind: AgentMind, guest_at: str | None = None) -> bool:
+    """Homes are private: only owners (or residents by place) use objects inside them; a guest
+    whose plan has them at that home right now (a visit) uses the shared rooms only."""
     place = obj.place or ""
     if not place.endswith(("House", "Flat")):
         return True
-    return place == mind.persona.home or mind.name in (obj.owners or [])
+    if place == mind.persona.home or mind.name in (obj.owners or []):
+        return True
+    return place == guest_at and not any(w in (obj.room or "") for w in PRIVATE_ROOM_WORDS)
