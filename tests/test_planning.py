@@ -248,3 +248,12 @@ def test_steps_that_only_name_a_time_are_rejected():
     ok = HourSteps(steps=[Step(start="17:30", task="read a novel"), Step(start="18:15", task="water plants")])
     assert fn.check(inputs, ok) is ok
     assert not any(is_time_only(s.task) for s in fn.fallback(inputs).steps)
+
+
+def test_decomposition_fallback_never_nests_keep_on():
+    from garp.mind.planning import KEEP_ON, DecomposeInputs, MinuteDecomposition
+
+    ctx = PlanContext(name="Erica", home=HOME, workplace="Hobbs Cafe", known_places=PLACES)
+    inner = DecomposeInputs(ctx=ctx, activity=KEEP_ON + "read and tidy up", place=HOME, start=3600.0, end=7200.0)
+    tasks = [s.task for s in MinuteDecomposition().fallback(inner).steps]
+    assert tasks[-1] == "keep on: read and tidy up" and not any("keep on: keep on" in t for t in tasks)

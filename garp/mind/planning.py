@@ -515,6 +515,9 @@ def _steps_check(inputs: DecomposeInputs, steps: list[Step]) -> None:
         raise ValueError("no step starts inside the block")
 
 
+KEEP_ON = "keep on: "  # the second half of a block the model failed to decompose
+
+
 class HourlyDecomposition(LMFunction):
     """A day activity → hourly subtasks (III-A1)."""
 
@@ -528,8 +531,10 @@ class HourlyDecomposition(LMFunction):
         return _decompose_messages(inputs, "hourly", reasoning)
 
     def fallback(self, inputs: DecomposeInputs) -> HourSteps:
+        # A fallback of a fallback step must not read "keep on: keep on: ..." in the plan panel.
+        base = inputs.activity.removeprefix(KEEP_ON)
         return HourSteps(steps=[Step(start=hhmm(inputs.start), task=inputs.activity[:50]),
-                                Step(start=hhmm((inputs.start + inputs.end) / 2), task=f"keep on: {inputs.activity}"[:50])])
+                                Step(start=hhmm((inputs.start + inputs.end) / 2), task=f"{KEEP_ON}{base}"[:50])])
 
     def check(self, inputs: DecomposeInputs, out: HourSteps) -> HourSteps:
         _steps_check(inputs, out.steps)

@@ -120,9 +120,16 @@ class Brain:
                                       date_label=f"{date:%A} {date.day} {date:%B %Y}", deadline=self.deadline())
         items = [n.label() for n in tree.nodes]
         self.log.emit("plan", t, agent=mind.name, day=day, level="day", items=items)
-        await mind.memory.remember(f"{mind.name}'s plan for day {day + 1}: " + "; ".join(items)[:300], t=t,
-                                   type="thought", poignancy=3)
+        summary = f"{mind.name}'s plan for day {day + 1}: " + "; ".join(items)[:300]
+        await self._prefetch([n.description for n in tree.nodes] + [summary])
+        await mind.memory.remember(summary, t=t, type="thought", poignancy=3)
         return [Command(mind.name, "set_plan", {"tree": tree, "day": day})]
+
+    async def _prefetch(self, texts: list[str]) -> None:
+        """Embed a plan's goal texts in one batch when the plan is made, so each later decision
+        finds its goal in the embedder's LRU instead of running the model for it (IV-B)."""
+        if texts:
+            await self.embedder.aembed(texts)
 
     # --- decision ahead of need -------------------------------------------------------------------
     async def _job_decide(self, job: Job, mind: AgentMind) -> list[Command]:
@@ -137,6 +144,8 @@ class Brain:
             kids = await planner.decompose(node, t=job.asked_t, deadline=self.deadline())
             self.log.emit("plan", job.asked_t, agent=mind.name, level=kids[0].level if kids else "hour",
                           parent=node.label(), items=[k.label() for k in kids])
+        if planner.tree is not None:  # however the plan changed, its new goals go in one batch
+            await self._prefetch([n.description for n in planner.tree.leaves()])
         node = self._plan_node(planner, t, p["body"]["place"])
         plan_item = node.description if node else "free time"
         target = node.place if node and node.place else None

@@ -1,0 +1,55 @@
+"""The scenario checks CI runs: each recorded scenario replays from scenarios/replies/ and
+must pass every goal, with every model reply coming from the recording (deterministic)."""
+
+import shutil
+import types
+
+import pytest
+
+from garp.scenario import check
+
+# Scenarios whose replies are recorded in scenarios/replies/ (refresh with `garp check --record NAME`).
+RECORDED = ["solitary_evening", "free_evening_extraverted", "free_evening_introverted",
+            "open_hours_curious", "open_hours_conventional"]
+
+
+class _Shared:
+    """The session's model/embedder: `close` must not end them for later tests."""
+
+    def __init__(self, inner):
+        self._inner = inner
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def close(self):
+        pass
+
+
+@pytest.fixture(scope="module")
+def replayed_rows(sim_engine, tmp_path_factory):
+    backend, embedder = sim_engine
+    tmp = tmp_path_factory.mktemp("check")
+    cache = tmp / "replies.sqlite"
+    shutil.copy(check.REPLY_CACHE, cache)  # a copy, so a test never changes the recording
+    original = check.shared_engine
+    check.shared_engine = lambda args: (_Shared(backend), _Shared(embedder))
+    try:
+        args = types.SimpleNamespace(runs=1, live=False, record=False, cache=str(cache), model=None, server=None)
+        return {r["label"]: r for r in check.run_check(RECORDED, args, tmp / "out", progress=False)}
+    finally:
+        check.shared_engine = original
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_recorded_scenario_passes_every_goal(replayed_rows, name):
+    row = replayed_rows[name]
+    failed = [f"{g['check']}: {g['detail']}" for g in row["results"] if not g["passed"]]
+    assert not failed, f"{name} failed: {failed}"
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_recorded_scenario_replays_without_calling_the_model(replayed_rows, name):
+    calls = [e for e in replayed_rows[name]["events"] if e["kind"] == "llm_call"]
+    live = [e["function"] for e in calls if not e.get("cached")]
+    assert calls and not live, f"{name}: {len(live)} replies missing from the recording: {sorted(set(live))}"
