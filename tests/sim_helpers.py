@@ -32,3 +32,16 @@ def seeded_cache(tmp_path: Path) -> Path:
     if committed.exists():
         shutil.copy(committed, target)
     return target
+
+
+class Shared:
+    """The session's shared model/embedder: `close` must not end them for later tests."""
+
+    def __init__(self, inner):
+        self._inner = inner
+
+    def close(self):
+        pass
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)

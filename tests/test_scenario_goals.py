@@ -8,22 +8,11 @@ import pytest
 
 from garp.scenario import check
 
+from sim_helpers import Shared
+
 # Scenarios whose replies are recorded in scenarios/replies/ (refresh with `garp check --record NAME`).
 RECORDED = ["solitary_evening", "free_evening_extraverted", "free_evening_introverted",
             "open_hours_curious", "open_hours_conventional"]
-
-
-class _Shared:
-    """The session's model/embedder: `close` must not end them for later tests."""
-
-    def __init__(self, inner):
-        self._inner = inner
-
-    def __getattr__(self, name):
-        return getattr(self._inner, name)
-
-    def close(self):
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +22,7 @@ def replayed_rows(sim_engine, tmp_path_factory):
     cache = tmp / "replies.sqlite"
     shutil.copy(check.REPLY_CACHE, cache)  # a copy, so a test never changes the recording
     original = check.shared_engine
-    check.shared_engine = lambda args: (_Shared(backend), _Shared(embedder))
+    check.shared_engine = lambda args: (Shared(backend), Shared(embedder))
     try:
         args = types.SimpleNamespace(runs=1, live=False, record=False, cache=str(cache), model=None, server=None)
         return {r["label"]: r for r in check.run_check(RECORDED, args, tmp / "out", progress=False)}

@@ -10,6 +10,7 @@ from garp.errors import GarpError
 from garp.scenario import schema as S
 from garp.scenario.goals import check_goal, place_intervals
 from garp.scenario.loader import list_scenarios, load_scenario, scenario_path
+from sim_helpers import Shared
 
 EXPECTED = {
     "solitary_evening", "apology", "stage_fright", "newcomer", "dinner_party", "daily_life", "jam_session",
@@ -159,7 +160,7 @@ def test_garp_check_short_scenario_from_committed_cache(tmp_path, sim_engine, mo
     cache = tmp_path / "replies.sqlite"  # a copy, so the committed file never changes under CI
     if check.REPLY_CACHE.exists():
         shutil.copy(check.REPLY_CACHE, cache)
-    monkeypatch.setattr(check, "shared_engine", lambda args: (_Keep(backend), _Keep(embedder)))
+    monkeypatch.setattr(check, "shared_engine", lambda args: (Shared(backend), Shared(embedder)))
     args = types.SimpleNamespace(runs=1, live=False, record=False, cache=str(cache), model=None, server=None)
     rows = check.run_check(["solitary_evening"], args, tmp_path / "out", progress=False)
     summary = check.write_reports(rows, tmp_path / "out")
@@ -171,18 +172,6 @@ def test_garp_check_short_scenario_from_committed_cache(tmp_path, sim_engine, mo
     calls = [e for e in rows[0]["events"] if e["kind"] == "llm_call"]
     assert calls and not [e for e in rows[0]["events"] if e["kind"] == "error"]
 
-
-class _Keep:
-    """The session's shared model/embedder: `close` must not end them for later tests."""
-
-    def __init__(self, inner):
-        self._inner = inner
-
-    def close(self):
-        pass
-
-    def __getattr__(self, name):
-        return getattr(self._inner, name)
 
 
 def test_headless_personality_scenario_without_trait_is_a_clear_error(tmp_path):
