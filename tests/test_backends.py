@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from garp.engine.backends import Completion, LlamaCppBackend, compile_grammar, make_backend
+from garp.engine.backends import Completion, compile_grammar, make_backend
 from garp.errors import GarpError
 
 SCHEMA = {"title": "Greeting", "type": "object",

@@ -2,7 +2,6 @@
 
 import hashlib
 import json
-import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
