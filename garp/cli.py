@@ -83,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # the game has no sound; spares ALSA noise on machines without a card
     args = build_parser().parse_args(argv)
     module_name, func_name = COMMANDS[args.command].split(":")
     try:
