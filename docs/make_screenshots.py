@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -21,7 +20,7 @@ import pygame  # noqa: E402
 
 from garp.cli import build_parser  # noqa: E402
 from garp.game import view_model as vm  # noqa: E402
-from garp.game.app import FPS, GIL_SWITCH_S, WINDOW, App, build_renderer  # noqa: E402
+from garp.game.app import GIL_SWITCH_S, WINDOW, App, build_renderer  # noqa: E402
 from garp.sim.simulation import build_simulation  # noqa: E402
 
 TABS = ("Decisions", "Plan", "Memories", "Emotions", "Persona", "Relations", "How it decided")
@@ -43,14 +42,7 @@ def main(scenario: str, seconds: float, out: Path) -> None:
     sim = build_simulation(scenario, args)
     try:
         app = App(sim, build_renderer(sim), screen.get_size())
-        clock, end = pygame.time.Clock(), time.monotonic() + seconds
-        while time.monotonic() < end:
-            dt = clock.tick(FPS) / 1000
-            for ev in pygame.event.get():
-                app.handle_event(ev)
-            app.update(dt)
-            app.draw(screen)
-            pygame.display.flip()
+        app.run(screen, seconds)
         name = max(sim.minds, key=lambda n: len(sim.minds[n].calls))
         app.town.select(name, center=True)
         frames(app, screen, 1)

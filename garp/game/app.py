@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -263,6 +264,14 @@ class App:
         self.update(dt)
         self.draw(surface)
 
+    def run(self, screen: pygame.Surface, seconds: float | None = None) -> None:
+        """The 60 fps window loop, until the window closes (or `seconds` of wall time pass)."""
+        clock = pygame.time.Clock()
+        end = None if seconds is None else time.monotonic() + seconds
+        while self.running and (end is None or time.monotonic() < end):
+            self.frame(clock.tick(FPS) / 1000.0, screen, pygame.event.get())
+            pygame.display.flip()
+
 
 def build_renderer(sim: Any) -> Renderer:
     tmx = load_tmx(map_path(vm.attr(sim, "world")))
@@ -296,14 +305,7 @@ def cmd_play(args: Any) -> int:
             sim.clock.speed = float(args.speed)
         app = App(sim, build_renderer(sim), screen.get_size())
         pygame.key.start_text_input()
-        clock = pygame.time.Clock()
-        while app.running:
-            dt = clock.tick(FPS) / 1000.0
-            for ev in pygame.event.get():
-                app.handle_event(ev)
-            app.update(dt)
-            app.draw(screen)
-            pygame.display.flip()
+        app.run(screen)
     finally:
         if pygame.display.get_surface() is not None:
             _loading(screen, "Closing: waiting for the model call in progress...")

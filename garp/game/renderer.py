@@ -180,25 +180,12 @@ class Renderer:
                 continue
             activity = (b.activity or b.using) if z >= LABEL_ACTIVITY_MIN_ZOOM or b.name == selected else ""
             label = self._label(b.name, activity, b.name == selected)
-            lrect = label.get_rect(midbottom=(rect.centerx, rect.top + 2))
-            for _ in range(LABEL_NUDGES):  # stack labels of characters standing close together
-                hit = lrect.collidelist(placed)
-                if hit < 0:
-                    break
-                lrect.bottom = placed[hit].top - 1
-            placed.append(lrect)
+            lrect = _place_clear(label.get_rect(midbottom=(rect.centerx, rect.top + 2)), placed)
             surface.blit(label, lrect)
             if b.bubble:
                 bubbles.append((self._bubble(b.bubble), lrect))
         for bubble, lrect in bubbles:  # after every label, nudged clear of labels and other bubbles
-            brect = bubble.get_rect(midbottom=(lrect.centerx, lrect.top - 2))
-            for _ in range(LABEL_NUDGES):
-                hit = brect.collidelist(placed)
-                if hit < 0:
-                    break
-                brect.bottom = placed[hit].top - 1
-            placed.append(brect)
-            surface.blit(bubble, brect)
+            surface.blit(bubble, _place_clear(bubble.get_rect(midbottom=(lrect.centerx, lrect.top - 2)), placed))
         surface.set_clip(clip)
 
     def _draw_chunks(self, surface, camera: Camera, chunks: ScaledChunks, view: pygame.Rect) -> None:
@@ -264,3 +251,15 @@ class Renderer:
             if rect.collidepoint(pos):
                 found = name
         return found
+
+
+def _place_clear(rect: pygame.Rect, placed: list[pygame.Rect]) -> pygame.Rect:
+    """Nudge `rect` up above what is already drawn (labels and bubbles of characters
+    standing close together stack instead of overlapping) and record it."""
+    for _ in range(LABEL_NUDGES):
+        hit = rect.collidelist(placed)
+        if hit < 0:
+            break
+        rect.bottom = placed[hit].top - 1
+    placed.append(rect)
+    return rect
