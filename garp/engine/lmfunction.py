@@ -113,6 +113,12 @@ class LMFunction(Generic[I, O]):
 
 # ---------------------------------------------------------------- prompt budget
 
+def chat(system: str, user: str) -> list[dict]:
+    """The two-message prompt every LM function sends: static instructions first (llama.cpp
+    reuses that prefix across calls), the moment-specific text last."""
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
 def fit_budget(messages: list[dict], count_tokens, budget: int) -> list[dict]:
     """Shorten the moment-specific tail (the last message) until the prompt fits.
 

@@ -15,7 +15,7 @@ from typing import ClassVar, Iterable, Literal
 
 from pydantic import BaseModel, Field
 
-from garp.engine.lmfunction import LMFunction
+from garp.engine.lmfunction import LMFunction, chat
 from garp.mind.affordance_filter import CAP, Candidate
 
 # --- tunables -------------------------------------------------------------------------
@@ -87,7 +87,7 @@ class ActionChoice(LMFunction):
                   "fits the plan, the mood and any pressing need. Answer with the option number.")
         opts = "\n".join(f"{n}. {o}" for n, o in enumerate(inputs.options, 1))
         user = "\n".join(_context_lines(inputs) + [f"Options:\n{opts}", f"What does {inputs.agent} do next?"])
-        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        return chat(system, user)
 
     def fallback(self, inputs: ChoiceInputs) -> ChoiceOut:
         best = max(range(len(inputs.options)), key=lambda k: inputs.utilities[k]) if inputs.options else 0
@@ -102,7 +102,7 @@ class ActionChoice(LMFunction):
 def score_messages(i: ChoiceInputs) -> list[dict]:
     system = "You decide what a character does next. Reply with the action."
     user = "\n".join(_context_lines(i) + [f"What does {i.agent} do next?"])
-    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    return chat(system, user)
 
 
 async def choose_action(scheduler, *, agent: str, plan_item: str, personality_text: str, emotion: str,

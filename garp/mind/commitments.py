@@ -17,7 +17,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from garp.engine.lmfunction import LMFunction
+from garp.engine.lmfunction import LMFunction, chat
 
 # --- tunables -------------------------------------------------------------------------
 COMMITMENT_DEFAULT_DURATION_S = 2 * 3600.0  # game s; an arrangement with no end time lasts 2 h
@@ -356,7 +356,7 @@ class CommitmentExtraction(LMFunction):
                   "Copy the time as said; use a place from the list.")
         user = (f"Now: {inputs.clock_label}\nPlaces: {', '.join(inputs.known_places)}\n"
                 f"Conversation between {' and '.join(inputs.speakers)}:\n" + "\n".join(inputs.lines))
-        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        return chat(system, user)
 
     def fallback(self, inputs: ExtractionInputs) -> ExtractedPlan:
         return ExtractedPlan(agreed=False)

@@ -21,7 +21,7 @@ from typing import Any, Callable, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from garp.engine.lmfunction import LMFunction
+from garp.engine.lmfunction import LMFunction, chat
 from garp.mind.commitments import (
     Commitment, CommitmentExtraction, ExtractionInputs, commitments_from_extraction, parse_time_of_day,
 )
@@ -245,7 +245,7 @@ class DecideToTalk(LMFunction):
                  f"Relationship: {inputs.relationship or 'they do not know each other'}",
                  f"Mood: {inputs.emotion}" + (" (withdrawn, not in the mood for company)" if inputs.withdrawn else ""),
                  f"Does {inputs.speaker} talk to {inputs.other} now?"]
-        return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(lines)}]
+        return chat(system, "\n".join(lines))
 
     def fallback(self, inputs: TalkInputs) -> TalkOut:
         return TalkOut(talk=not inputs.withdrawn)
@@ -312,7 +312,7 @@ class ConversationLine(LMFunction):
             ask = f'{i.listener} just said: "{last}" Write {i.speaker}\'s reply' + (
                 ", wrapping up the chat." if i.last_turn else ".")
         lines.append(ask)
-        return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(lines)}]
+        return chat(system, "\n".join(lines))
 
     def fallback(self, inputs: LineInputs) -> LineOut:
         said = {_norm(h.split(":", 1)[-1]) for h in inputs.history}
@@ -365,7 +365,7 @@ class ConversationSummary(LMFunction):
         user = (f"Conversation between {inputs.owner} and {inputs.partner}"
                 + (f" at {inputs.place}" if inputs.place else "") + ":\n" + "\n".join(inputs.lines)
                 + f"\nSummary for {inputs.owner}:")
-        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        return chat(system, user)
 
     def fallback(self, inputs: SummaryInputs) -> SummaryOut:
         said = next((l.split(":", 1)[-1].strip() for l in inputs.lines if l.startswith(inputs.partner)), "")

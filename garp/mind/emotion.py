@@ -15,7 +15,7 @@ from typing import Annotated, Iterable
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from garp.engine.lmfunction import CallRecord, LMFunction
+from garp.engine.lmfunction import CallRecord, LMFunction, chat
 from garp.mind.persona import EMOTION_LABELS, EmotionalBaseline, EmotionLabel
 
 # --- tunables (paper III-A3) ----------------------------------------------------------
@@ -131,7 +131,7 @@ class EmotionAppraisal(LMFunction[AppraisalInputs, EmotionReply]):
             f"What just happened: {inputs.situation} {inputs.needs_summary}".strip(),
             f"How does {inputs.name} feel now?",
         ])
-        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        return chat(system, user)
 
     def fallback(self, inputs: AppraisalInputs) -> EmotionReply:
         c, b = inputs.current, inputs.baseline

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from garp.engine.lmfunction import LMFunction
+from garp.engine.lmfunction import LMFunction, chat
 
 # --- tunables (seed: Interview Studio; paper III-A2 for the factor names) ---------------
 POOL_K = 24            # memories fetched by Eq. 1 before the interview re-ranking
@@ -122,7 +122,7 @@ class InterviewAnswer(LMFunction[InterviewInputs, Utterance]):
                 f"Speech pattern (tone to match, never words to copy): {speech}\n"
                 f"Relevant memories:\n{memories}\n{kind}\n"
                 f"Interviewer: {inputs.question}")
-        return [{"role": "system", "content": RULES}, {"role": "user", "content": user}]
+        return chat(RULES, user)
 
     def check(self, inputs: InterviewInputs, out: Utterance) -> Utterance:
         """Rules in code: two sentences at most, in character, not an echo or a copied voice line,

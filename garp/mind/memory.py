@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from garp.engine.lmfunction import CallRecord, LMFunction
+from garp.engine.lmfunction import CallRecord, LMFunction, chat
 from garp.engine.memory_store import DEFAULT_POIGNANCY, MemoryRecord, MemoryStore, ScoredMemory
 
 log = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ class Poignancy(LMFunction[PoignancyInputs, PoignancyReply]):
             "falling in love). Reply with JSON: rating.")
         user = (f"Person: {inputs.personality_text}\nMemory ({inputs.type}): {inputs.description}\n"
                 f"How much does this memory matter to {inputs.name}?")
-        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        return chat(system, user)
 
     def fallback(self, inputs: PoignancyInputs) -> PoignancyReply:
         return PoignancyReply(rating=DEFAULT_POIGNANCY)

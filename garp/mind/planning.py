@@ -17,7 +17,7 @@ from typing import ClassVar, Iterable, Literal
 
 from pydantic import BaseModel, Field
 
-from garp.engine.lmfunction import LMFunction
+from garp.engine.lmfunction import LMFunction, chat
 from garp.mind.commitments import (
     Commitment, CommitmentBook, content_words, hhmm, match_place, parse_day_index, parse_hhmm,
     parse_time_of_day,
@@ -422,7 +422,7 @@ class DailyPlan(LMFunction):
         lines += [f"Mood: {c.emotion}"] + ([f"Needs: {c.urgent_needs}"] if c.urgent_needs else [])
         lines += [f"Commitments today: {'; '.join(inputs.commitments)}"] if inputs.commitments else []
         lines.append(f"Plan {c.name}'s day for {inputs.date_label}.")
-        return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(lines)}]
+        return chat(system, "\n".join(lines))
 
     def fallback(self, inputs: DailyPlanInputs) -> DayPlanOut:
         return DayPlanOut(activities=routine_activities(inputs.ctx))
@@ -493,7 +493,7 @@ def _decompose_messages(inputs: DecomposeInputs, unit: str, reasoning: bool) -> 
     lines.append(f"Block {hhmm(inputs.start)}-{hhmm(inputs.end)}: {inputs.activity}"
                  + (f" at {inputs.place}" if inputs.place else "") + ".")
     lines.append("Steps for this block:")
-    return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(lines)}]
+    return chat(system, "\n".join(lines))
 
 
 _TIME_ONLY_RE = re.compile(r"^[\W_]*(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|h)?[\W_]*)*$", re.I)

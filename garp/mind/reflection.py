@@ -16,7 +16,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from garp.engine.lmfunction import CallRecord, LMFunction
+from garp.engine.lmfunction import CallRecord, LMFunction, chat
 from garp.mind.emotion import consolidate
 from garp.mind.memory import AgentMemory
 
@@ -94,7 +94,7 @@ class FocalPoints(LMFunction[FocalInputs, FocalReply]):
                   "about what matters most to them now. Reply with JSON: questions (a list of strings).")
         user = (f"Character: {inputs.personality_text}\nRecent memories:\n{_numbered(inputs.memories)}\n"
                 f"What are the most important questions {inputs.name} could ask about these memories?")
-        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        return chat(system, user)
 
     def fallback(self, inputs: FocalInputs) -> FocalReply:
         return FocalReply.model_construct(questions=[])  # "no focal points": valid by declaration
@@ -126,7 +126,7 @@ class Insights(LMFunction[InsightInputs, InsightReply]):
         user = (f"Character: {inputs.personality_text}\nQuestion: {inputs.question}\n"
                 f"Memories:\n{_numbered(inputs.memories)}\n"
                 f"What can {inputs.name} conclude?")
-        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        return chat(system, user)
 
     def fallback(self, inputs: InsightInputs) -> InsightReply:
         return InsightReply.model_construct(insights=[])  # "no insights": valid by declaration

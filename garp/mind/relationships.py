@@ -15,7 +15,7 @@ from typing import Annotated, Callable, Iterable, Iterator, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from garp.engine.lmfunction import CallRecord, LMFunction
+from garp.engine.lmfunction import CallRecord, LMFunction, chat
 
 # --- tunables (paper III-A6) ----------------------------------------------------------
 SENTIMENT_CHANGES: dict[str, float] = {   # named change -> sentiment delta
@@ -222,7 +222,7 @@ class RelationshipAppraisal(LMFunction[RelationshipInputs, RelationshipReply]):
             convo,
             f"How did this conversation change how {inputs.owner} sees {inputs.partner}?",
         ])
-        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        return chat(system, user)
 
     def fallback(self, inputs: RelationshipInputs) -> RelationshipReply:
         # Callers apply FALLBACK_DELTAS when the CallRecord says the fallback was used.
