@@ -309,25 +309,15 @@ class MemoryRow:
 
 
 def memories(mind: Any, name: str, types: set[str] | None = None) -> list[MemoryRow]:
-    mem = attr(mind, "memory")
-    records: list = []
-    getter = getattr(mem, "records", None)
-    try:
-        if callable(getter):
-            records = list(getter())
-        else:
-            store = attr(mem, "store")
-            if store is not None:
-                records = list(store.records(name))
-    except TypeError:
-        store = attr(mem, "store")
-        records = list(store.records(name)) if store is not None else []
-    rows = [MemoryRow(_num(attr(r, "created", "t")), str(attr(r, "location", default="") or ""),
+    """The agent's memory stream, newest first (the store keeps that order), filtered by type."""
+    store = attr(attr(mind, "memory"), "store")
+    if store is None or types == set():  # every type filtered out: nothing to show
+        return []
+    records = store.records(name, sorted(types) if types else None)
+    return [MemoryRow(_num(attr(r, "created", "t")), str(attr(r, "location", default="") or ""),
                       str(attr(r, "type", default="event")), _num(attr(r, "poignancy", default=0)),
                       str(attr(r, "emotion", default="") or ""), str(attr(r, "header", default="") or ""),
                       str(attr(r, "description", default=""))) for r in records]
-    rows.sort(key=lambda r: r.t, reverse=True)
-    return [r for r in rows if types is None or r.type in types]
 
 
 # ---------------------------------------------------------------- emotion
