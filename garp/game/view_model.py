@@ -239,13 +239,8 @@ class PlanBlock:
 
 
 def _plan_nodes(plan: Any) -> list[Any]:
-    if plan is None:
-        return []
-    for name in ("nodes", "roots", "activities", "children"):
-        nodes = getattr(plan, name, None)
-        if nodes is not None:
-            return list(_call(nodes))
-    return []
+    """The day's top-level blocks of a PlanTree (None before the first plan)."""
+    return list(plan.nodes) if plan is not None else []
 
 
 def _block(node: Any, key: str, level: int) -> PlanBlock:
