@@ -126,6 +126,19 @@ def test_tree_current_boundary_and_replace_window_keeps_structure():
     assert all(5 * 60 <= n.end - n.start <= 15 * 60 for n in mins)
 
 
+def test_a_run_of_leaves_saying_the_same_is_one_activity():
+    nodes = plan_repair(day_plan([("07:00", "wake", "home"), ("09:00", "read", "Library"),
+                                  ("12:00", "have lunch", "Library")]), day=1, home=HOME, known_places=PLACES)
+    tree = PlanTree(day=1, nodes=nodes)
+    read = tree.current(DAY_S + 9.5 * 3600)
+    kids = nodes_from_times([("09:00", "read", None), ("10:00", "keep on: read", None), ("11:00", "Read", None)],
+                            1, "hour", window=(read.start, read.end))
+    tree.replace_window(read.start, read.end, [k.model_copy(update={"place": "Library"}) for k in kids])
+    assert tree.current(DAY_S + 9.5 * 3600).end == DAY_S + 10 * 3600  # the leaf is one hour ...
+    assert tree.run_end(DAY_S + 9.5 * 3600) == DAY_S + 12 * 3600  # ... the activity runs until lunch
+    assert tree.run_end(DAY_S + 12.5 * 3600) == tree.current(DAY_S + 12.5 * 3600).end
+
+
 @pytest.mark.model
 def test_real_model_day_plan_is_repaired_valid(scheduler):
     book = CommitmentBook("Erica")
@@ -257,3 +270,9 @@ def test_decomposition_fallback_never_nests_keep_on():
     inner = DecomposeInputs(ctx=ctx, activity=KEEP_ON + "read and tidy up", place=HOME, start=3600.0, end=7200.0)
     tasks = [s.task for s in MinuteDecomposition().fallback(inner).steps]
     assert tasks[-1] == "keep on: read and tidy up" and not any("keep on: keep on" in t for t in tasks)
+
+
+@pytest.mark.parametrize("raw, shown", [("2.0: Arjun's work", "Arjun's work"), ("Step 3 - knead the dough", "knead the dough"),
+                                        ("1. sweep the floor", "sweep the floor"), ("12:30 lunch", "12:30 lunch")])
+def test_step_numbering_is_not_part_of_the_task(raw, shown):
+    assert Step(start="10:00", task=raw).task == shown

@@ -15,7 +15,7 @@ import re
 from datetime import date
 from typing import ClassVar, Iterable, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from garp.engine.lmfunction import LMFunction, chat
 from garp.mind.commitments import (
@@ -108,6 +108,20 @@ class PlanTree(BaseModel):
     def leaves(self) -> list[PlanNode]:
         return sorted((n for n in self._walk() if not n.children), key=lambda n: n.start)
 
+    def run_end(self, t: float) -> float | None:
+        """End of the run of back-to-back leaves that say the same as the leaf at `t` ("read",
+        "keep on: read", "read" ...): one activity, however finely the plan was cut."""
+        leaves = self.leaves()
+        k = next((i for i, n in enumerate(leaves) if n.contains(t)), None)
+        if k is None:
+            return None
+        end = leaves[k].end
+        for n in leaves[k + 1:]:
+            if n.start > end or not same_activity(n, leaves[k]):
+                break
+            end = n.end
+        return end
+
     def _walk(self) -> Iterable[PlanNode]:
         stack = list(self.nodes)
         while stack:
@@ -142,6 +156,15 @@ class PlanTree(BaseModel):
     @classmethod
     def from_dict(cls, data: dict) -> "PlanTree":
         return cls.model_validate(data)
+
+
+def activity_key(description: str) -> str:
+    """What a plan item says to do, without the "keep on: " of a continued block."""
+    return " ".join(description.removeprefix(KEEP_ON).lower().split())
+
+
+def same_activity(a: PlanNode, b: PlanNode) -> bool:
+    return a.place == b.place and activity_key(a.description) == activity_key(b.description)
 
 
 def _splice(seq: list[PlanNode], t0: float, t1: float, new: list[PlanNode]) -> list[PlanNode]:
@@ -473,9 +496,18 @@ class DecomposeInputs(BaseModel):
     reason: str = ""  # why the window is replanned (III-A1 replanning), empty for first decomposition
 
 
+_NUMBERING_RE = re.compile(r"^\s*(?:step\s*)?\d+(?:\.\d+)?\s*[:.)\-](?!\d)\s*", re.I)
+
+
 class Step(BaseModel):
     start: str = Field(..., pattern=HHMM_PATTERN, description="start time HH:MM inside the block")
     task: str = Field(..., min_length=2, max_length=50)
+
+    @field_validator("task")
+    @classmethod
+    def _drop_numbering(cls, task: str) -> str:
+        """Small models number their steps ("2.0: work"); the plan panel shows the task only."""
+        return _NUMBERING_RE.sub("", task) or task
 
 
 class HourSteps(BaseModel):
