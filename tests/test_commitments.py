@@ -6,7 +6,7 @@ import pytest
 
 from garp.mind.commitments import (
     CommitmentBook, CommitmentExtraction, ExtractedPlan, ExtractionInputs, commitments_from_extraction,
-    make_commitment, match_place, parse_day_index, parse_time_of_day, resolve_when,
+    make_commitment, match_place, parse_day_index, parse_time_of_day, resolve_when, same_event,
 )
 
 START = date(2026, 1, 1)  # a Thursday
@@ -72,6 +72,19 @@ def test_duplicates_merge_participants_and_keep_id():
     assert set(b.participants) == {"Ludwig", "Maria", "Klaus"}
     assert book.upcoming(2 * D + 18.5 * 3600, 3600) == [b] and book.upcoming(D, 3600) == []
     assert CommitmentBook.from_dict(book.to_dict()).all() == book.all()
+
+
+def test_hosts_errand_for_an_event_is_not_the_event():
+    book = CommitmentBook("Ludwig")
+    jam = book.add(make_commitment("jam session", 2 * D + 18 * 3600, "School Music Room", "Ludwig",
+                                   participants=["Erica"]))
+    errand = book.add(make_commitment("invite Erica to jam session", D + 18 * 3600, "Erica's House", "Ludwig",
+                                      participants=["Erica"]))
+    assert len(book) == 2 and errand.id != jam.id
+    assert [c.what for c in book.for_day(2)] == ["jam session"] and book.for_day(2)[0].start == jam.start
+    # a guest's second-hand account of the jam with the wrong day is still the same event
+    rumour = make_commitment("the jam session", D + 20 * 3600, "Hobbs Cafe", "Ludwig", source="second-hand")
+    assert same_event(jam, rumour)
 
 
 def test_place_matching():

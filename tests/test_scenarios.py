@@ -143,6 +143,39 @@ def test_failures_and_activity():
     assert not r.passed and "cognition:decide" in r.detail and "boom" in r.detail
 
 
+def test_commitment_must_be_in_the_agents_own_book():
+    log = party_log() + [ev("commitment", 54000, agent="Ludwig", agents=["Erica"], what="Ludwig's birthday party",
+                            source="own")]
+    r = check_goal(goal(check="commitment_recorded", agent="Erica"), log)
+    assert not r.passed and "Erica's recorded commitments: none" in r.detail  # the host's note is not hers
+    log.append(ev("commitment", 60000, agent="Erica", agents=["Erica"], what="Ludwig's birthday party",
+                  source="heard-from-host"))
+    r = check_goal(goal(check="commitment_recorded", agent="Erica", what_contains="birthday"), log)
+    assert r.passed and "heard-from-host" in r.detail
+    assert not check_goal(goal(check="commitment_recorded", agent="Erica", what_contains="jam"), log).passed
+
+
+def test_relationship_emotion_and_activity_checks():
+    log = party_log() + [ev("relationship", 60000, agent="Erica", other="Ludwig", sentiment=0.1, familiarity=0.24),
+                         ev("emotion", 55000, agent="Erica", label="anxious", intensity=0.6),
+                         ev("emotion", 60000, agent="Erica", label="anxious", intensity=0.8)]
+    assert check_goal(goal(check="relationship_above", agent="Erica", toward="Ludwig", dimension="familiarity",
+                           value=0.2), log).passed
+    r = check_goal(goal(check="relationship_above", agent="Erica", toward="Ludwig", dimension="sentiment", value=0.2), log)
+    assert not r.passed and "0.10" in r.detail
+    felt = goal(check="emotion_felt", agent="Erica", labels=["anxious"], min_intensity=0.7)
+    assert check_goal(felt, log).passed
+    early = goal(check="emotion_felt", agent="Erica", labels=["anxious"], min_intensity=0.7,
+                 before={"day": 0, "time": "16:00"})
+    r = check_goal(early, log)
+    assert not r.passed and "anxious 0.60" in r.detail
+    daily = goal(check="activities_done", agent="Erica", activities={"sleep": ["sleep"], "meal": ["eat", "cook"]})
+    r = check_goal(daily, log)
+    assert not r.passed and "no action for meal (verbs started: sleep)" in r.detail
+    log.append(ev("action_start", 70000, agent="Erica", object="stove-1", verb="cook"))
+    assert check_goal(daily, log).passed
+
+
 def test_place_intervals_close_at_run_end():
     spans = place_intervals(party_log(), "Erica", 200000)
     assert spans[0][2] == "Erica's House" and spans[-1][2] == "Ludwig's House"

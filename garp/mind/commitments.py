@@ -257,11 +257,18 @@ def make_commitment(what: str, start: float, place: str, host: str, *, participa
 
 
 def same_event(a: Commitment, b: Commitment) -> bool:
-    """Same host and (similar description, or same place on the same day)."""
+    """Same host and (similar description, or same place on the same day).
+
+    The host's own plans are exact: two of them at different places or on different days are
+    two events, however alike the words ("invite Erica to the jam session" is an errand, not
+    the jam session). Only an account from someone else may differ in time and place."""
     if a.host.casefold() != b.host.casefold():
         return False
-    return (a.id == b.id or word_overlap(a.what, b.what) >= SAME_EVENT_WORD_OVERLAP
-            or (a.place == b.place and a.day == b.day))
+    if a.id == b.id:
+        return True
+    if a.source == b.source == "own" and (a.place, a.day) != (b.place, b.day):
+        return False
+    return word_overlap(a.what, b.what) >= SAME_EVENT_WORD_OVERLAP or (a.place == b.place and a.day == b.day)
 
 
 class CommitmentBook:

@@ -8,7 +8,8 @@ Event fields the checks rely on (written by `garp.sim.simulation`):
   action_start agent, object_id, verb
   chat_start   initiator, partner
   relationship agent, other, sentiment
-  commitment   agents, what
+  commitment   agent (whose book holds it), agents (participants), what
+  emotion      agent, label, intensity
   error        where, message
 """
 
@@ -141,11 +142,23 @@ def _never_left(g: S.NeverLeft, events: list[Event], _o) -> tuple[bool, str]:
     return True, f"{g.agent} stayed in {g.place}"
 
 
-def final_sentiment(events: list[Event], agent: str, toward: str) -> float | None:
-    vals = [e.get("sentiment") for e in events
+def final_relationship(events: list[Event], agent: str, toward: str, dimension: str) -> float | None:
+    vals = [e.get(dimension) for e in events
             if e["kind"] == "relationship" and e.get("agent") == agent and e.get("other") == toward]
     vals = [v for v in vals if isinstance(v, (int, float))]
     return float(vals[-1]) if vals else None
+
+
+def final_sentiment(events: list[Event], agent: str, toward: str) -> float | None:
+    return final_relationship(events, agent, toward, "sentiment")
+
+
+def _relationship_above(g: S.RelationshipAbove, events: list[Event], _o) -> tuple[bool, str]:
+    v = final_relationship(events, g.agent, g.toward, g.dimension)
+    if v is None:
+        return False, (f"expected {g.agent}'s {g.dimension} toward {g.toward} > {g.value}; "
+                       "the log has no relationship event for the pair")
+    return v > g.value, f"{g.agent}'s final {g.dimension} toward {g.toward} is {v:.2f} (expected > {g.value:.2f})"
 
 
 def _sentiment_above(g: S.SentimentAbove, events: list[Event], _o) -> tuple[bool, str]:
@@ -184,10 +197,38 @@ def _chat_between(g: S.ChatBetween, events: list[Event], _o) -> tuple[bool, str]
 
 
 def _commitment(g: S.CommitmentRecorded, events: list[Event], _o) -> tuple[bool, str]:
-    recs = [e for e in events if e["kind"] == "commitment" and g.agent in (e.get("agents") or [])]
+    """The arrangement must be in the agent's own book: the host's note naming a guest is not
+    the guest's memory of it (V-C: each guest must record the arrangement)."""
+    word = g.what_contains.lower()
+    held = [e for e in events if e["kind"] == "commitment" and e.get("agent") == g.agent]
+    recs = [e for e in held if word in str(e.get("what", "")).lower()]
+    about = f" about {g.what_contains!r}" if word else ""
     if recs:
-        return True, f"{len(recs)} commitment(s) for {g.agent}: {recs[0].get('what', '')!r}"
-    return False, f"expected a recorded commitment involving {g.agent}; the log shows none"
+        return True, (f"{len(recs)} commitment(s){about} recorded by {g.agent}, first at {_hm(recs[0]['t'])}: "
+                      f"{recs[0].get('what', '')!r} ({recs[0].get('source', '?')})")
+    shown = ", ".join(repr(e.get("what", "")) for e in held[:3]) or "none"
+    return False, f"expected {g.agent} to record a commitment{about}; {g.agent}'s recorded commitments: {shown}"
+
+
+def _emotion_felt(g: S.EmotionFelt, events: list[Event], _o) -> tuple[bool, str]:
+    until = g.before.seconds if g.before else float("inf")
+    states = [e for e in events if e["kind"] == "emotion" and e.get("agent") == g.agent and e["t"] < until]
+    hits = [e for e in states if e.get("label") in g.labels and float(e.get("intensity", 0)) >= g.min_intensity]
+    when = f" before {_hm(until)}" if g.before else ""
+    want = f"{g.agent} to feel {'/'.join(g.labels)} at intensity >= {g.min_intensity:g}{when}"
+    if hits:
+        return True, f"{g.agent} felt {hits[0]['label']} at {float(hits[0]['intensity']):.2f}, {_hm(hits[0]['t'])}"
+    seen = ", ".join(f"{e.get('label')} {float(e.get('intensity', 0)):.2f}" for e in states[-5:]) or "no emotion events"
+    return False, f"expected {want}; the log shows (last states): {seen}"
+
+
+def _activities_done(g: S.ActivitiesDone, events: list[Event], _o) -> tuple[bool, str]:
+    verbs = [e.get("verb") for e in events if e["kind"] == "action_start" and e.get("agent") == g.agent]
+    missing = [label for label, allowed in g.activities.items() if not set(allowed) & set(verbs)]
+    if missing:
+        return False, (f"expected {g.agent} to do {', '.join(g.activities)}; no action for {', '.join(missing)} "
+                       f"(verbs started: {', '.join(dict.fromkeys(v for v in verbs if v)) or 'none'})")
+    return True, f"{g.agent} did {', '.join(g.activities)} ({len(verbs)} actions)"
 
 
 _CHECKS = {
@@ -202,4 +243,7 @@ _CHECKS = {
     "places_visited": _places_visited,
     "chat_between": _chat_between,
     "commitment_recorded": _commitment,
+    "relationship_above": _relationship_above,
+    "emotion_felt": _emotion_felt,
+    "activities_done": _activities_done,
 }

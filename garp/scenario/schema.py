@@ -184,12 +184,37 @@ class ChatBetween(_Strict):
 
 class CommitmentRecorded(_Strict):
     check: Literal["commitment_recorded"]
+    agent: str = Field(..., description="the agent whose commitment book must hold the arrangement")
+    what_contains: str = Field("", description="a word the arrangement's description must contain (any case)")
+
+
+class RelationshipAbove(_Strict):
+    check: Literal["relationship_above"]
     agent: str
+    toward: str
+    dimension: Literal["sentiment", "trust", "familiarity"]
+    value: float = Field(..., ge=-1, le=1)
+
+
+class EmotionFelt(_Strict):
+    check: Literal["emotion_felt"]
+    agent: str
+    labels: list[str] = Field(..., min_length=1, description="emotion labels any of which counts")
+    min_intensity: float = Field(..., ge=0, le=1)
+    before: TimePoint | None = Field(None, description="only states logged before this time count")
+
+
+class ActivitiesDone(_Strict):
+    check: Literal["activities_done"]
+    agent: str
+    activities: dict[str, list[str]] = Field(
+        ..., min_length=1, description="activity label -> action verbs, any of which counts (meal: [eat, cook, snack])")
 
 
 Goal = Annotated[
     Union[NoFailures, AllAgentsActive, AgentsInPlaceDuring, ChatOpenedBy, NeverLeft, SentimentAbove,
-          SentimentAboveVariant, PlacesVisited, ChatBetween, CommitmentRecorded],
+          SentimentAboveVariant, PlacesVisited, ChatBetween, CommitmentRecorded, RelationshipAbove,
+          EmotionFelt, ActivitiesDone],
     Field(discriminator="check"),
 ]
 

@@ -1,0 +1,63 @@
+"""Scene hooks of garp.sim.hooks: stage nerves rise toward the performance (V-B stage fright)."""
+
+from __future__ import annotations
+
+import pytest
+
+from garp.mind.emotion import EmotionState
+from garp.scenario.loader import load_scenario
+from garp.sim.hooks import NERVES_PEAK_INTENSITY, OPENING_EMOTIONS, SceneHooks
+
+H = 3600.0
+
+
+@pytest.fixture(scope="module")
+def hooks():
+    return SceneHooks(load_scenario("stage_fright"))  # Lena's recital at 19:00, scene opens 14:00
+
+
+def opening(t=14 * H):
+    label, intensity, valence, desc = OPENING_EMOTIONS["stage_nerves"]
+    return EmotionState(label=label, intensity=intensity, valence=valence, description=desc, t=t)
+
+
+def test_nerves_climb_toward_the_recital(hooks):
+    assert hooks.performance_t("Lena") == 19 * H
+    assert hooks.rising_nerves("Lena", opening(), 14 * H) is None  # the opening state already holds
+    mid = hooks.rising_nerves("Lena", opening(), 16.5 * H)
+    assert mid["label"] == "anxious" and mid["intensity"] == pytest.approx(0.75) and mid["valence"] < -0.4
+    late = hooks.rising_nerves("Lena", EmotionState(**mid, t=16.5 * H), 18.9 * H)
+    assert mid["intensity"] < late["intensity"] < NERVES_PEAK_INTENSITY
+    assert "19:00" in late["description"]
+
+
+def test_nerves_hold_off_after_support_and_stop_at_the_show(hooks):
+    reassured = EmotionState(label="hopeful", intensity=0.5, valence=0.3, t=17 * H)
+    assert hooks.rising_nerves("Lena", reassured, 18 * H) is None
+    calmer = EmotionState(label="neutral", intensity=0.3, valence=-0.1, t=17 * H)  # not positive: nerves return
+    assert hooks.rising_nerves("Lena", calmer, 18 * H)["label"] == "anxious"
+    assert hooks.rising_nerves("Lena", opening(), 19.5 * H) is None
+    assert hooks.rising_nerves("Dara", opening(), 18 * H) is None  # only the performer
+
+
+def test_invitation_round_visits_working_guests_after_work_with_a_walk_between():
+    party = SceneHooks(load_scenario("birthday_party"))  # scene opens 15:00, party tomorrow 18:00
+    homes = {"Ludwig": "Ludwig's House", "Erica": "Erica's House", "Oliver": "Oliver's Flat",
+             "Mika": "Mika's House", "Ren": "Ren's House"}
+    work = {"Ludwig": None, "Erica": "Hobbs Cafe", "Oliver": "Town Office", "Mika": "Corner Shop", "Ren": None}
+    visits = party.invitation_visits(homes, work)
+    assert visits[0].place == "Ren's House" and visits[0].start == 15.5 * H  # home all day: first
+    assert sorted(v.place for v in visits) == sorted(p for n, p in homes.items() if n != "Ludwig")
+    assert all(v.start >= 18 * H for v in visits[1:])  # the others are at work until the evening
+    for a, b in zip(visits, visits[1:]):
+        assert b.start - a.end >= 45 * 60  # time to walk across town
+    assert all(v.host == "Ludwig" and v.end - v.start == 60 * 60 for v in visits)
+
+
+def test_only_the_host_brings_up_the_invitation_whoever_speaks_first():
+    jam = SceneHooks(load_scenario("jam_session"))
+    said = jam.topic("Ludwig", "Erica")
+    assert "jam session" in said and "Oak Hill School" in said and "tomorrow at 18:00" in said
+    assert jam.topic("Erica", "Ludwig") == ""  # the guest has nothing to announce
+    heard = jam.heard_from_host("Ludwig", "Erica", 20 * H)
+    assert heard.source == "heard-from-host" and heard.heard_from == "Ludwig" and heard.start == 86400 + 18 * H
