@@ -97,7 +97,7 @@ def test_line_check_cleans_scaffold_labels_and_rejects_echoes_and_near_repeats()
     assert fn.check(inputs, LineOut(line="Listen: I baked too.")).line == "Listen: I baked too."  # speech keeps its colon
     for bad in ["Lena's next line to Dara:", "Dara just said: Long, but the bread came out well.",
                 "How was your day at the bakery, Dara??", "So how was your day at the bakery, Dara?",
-                "Dara is nice, Dara is nice, Dara is nice, Dara is nice."]:
+                "Dara is nice, Dara is nice, Dara is nice, Dara is nice.", "Lena's reply"]:
         with pytest.raises(ValueError):
             fn.check(inputs, LineOut.model_construct(line=bad))
 
@@ -134,3 +134,54 @@ def test_two_agent_conversation_with_the_real_model(scheduler):
     assert {r.function for r in records} >= {"conversation_line", "conversation_summary"}
     for owner, c in fx.commitments.items():  # if an arrangement was extracted, it is grounded and valid
         assert owner in ("Ludwig", "Maria") and c.place in ("Ludwig's House", "Park", "Library") and c.start > t
+
+
+def _at_meeting(name, place="Hobbs Cafe", x=0.0, **kw):
+    t0 = 15 * 3600.0
+    fields = dict(place=place, chat_probability=0.0, next_commitment="Tomas apologises to Jonah over coffee",
+                  next_commitment_start=t0, next_commitment_end=t0 + 3600, next_commitment_place="Hobbs Cafe",
+                  next_commitment_id="c-tomas-0-apology", next_commitment_host="Tomas",
+                  next_commitment_with=["Jonah", "Tomas"])
+    fields.update(kw)
+    return state(name, x=x, **fields)
+
+
+def test_an_arranged_meeting_talks_across_the_place_without_the_chat_gate_once():
+    cm = ConversationManager()
+    t = 15 * 3600.0 + 600
+    tomas, jonah = _at_meeting("Tomas"), _at_meeting("Jonah", x=400.0)  # far apart in the cafe, gate p = 0
+    m = cm.meeting(jonah, tomas, t)
+    assert m is not None and (m.host, m.partner) == ("Tomas", "Jonah") and "apologises" in m.what
+    assert cm.precheck(tomas, jonah, t, random.Random(0), meeting=True) == (True, "ok")
+    assert cm.precheck(tomas, jonah, t, random.Random(0)) == (False, "out of range")  # a chance chat would not
+    cm.hold_meeting(m)
+    assert cm.meeting(tomas, jonah, t + 60) is None  # held once per arrangement and pair
+    # not yet both there, over, or an arrangement that is not about the two of them: no meeting
+    assert ConversationManager().meeting(tomas, jonah.model_copy(update={"place": "Jonah's House"}), t) is None
+    assert ConversationManager().meeting(tomas, jonah, 17 * 3600.0) is None
+    party = {"next_commitment": "Lena's piano recital", "next_commitment_host": "Lena",
+             "next_commitment_with": ["Dara", "Lena"]}
+    assert ConversationManager().meeting(_at_meeting("Lena", **party), _at_meeting("Dara", **party), t) is None
+
+
+def test_line_prompt_carries_the_meetings_purpose():
+    fn = ConversationLine()
+    base = dict(speaker="Tomas", listener="Jonah", persona_text="Tomas is kind.", emotion="guilty",
+                relationship="a friend", place="Hobbs Cafe")
+    text = fn.messages(LineInputs(**base, purpose="Tomas apologises to Jonah over coffee"), False)[-1]["content"]
+    assert "They met because: Tomas apologises to Jonah over coffee." in text
+    assert text.rstrip().endswith("about why they met.")
+    plain = fn.messages(LineInputs(**base), False)[-1]["content"]
+    assert "They met because" not in plain and plain.rstrip().endswith("to start the chat.")
+
+
+def test_line_check_rejects_a_line_that_recites_the_prompts_memories():
+    fn = ConversationLine()
+    memories = ["This morning Tomas tore my design apart in front of everyone.",
+                "Maya promised to come to my exhibition opening and never showed up."]
+    inputs = LineInputs(speaker="Jonah", listener="Tomas", persona_text="Jonah paints.", emotion="calm",
+                        relationship="a friend", memories=memories, history=["Tomas: Hi Jonah."])
+    with pytest.raises(ValueError, match="memories"):
+        fn.check(inputs, LineOut(line="; ".join(memories) + "; Jonah feels calm."))
+    quoted = fn.check(inputs, LineOut(line="This morning Tomas tore my design apart in front of everyone."))
+    assert quoted.line.startswith("This morning")  # saying one remembered thing is speech

@@ -160,3 +160,45 @@ def test_real_model_appraisal_is_valid_or_fallback(scheduler):
     assert after.sentiment == pytest.approx(before.sentiment + change.sentiment)
     assert "Maya: Jonah, I'm so sorry" in rec.messages[-1]["content"]
     assert "only a lie, a threat or a betrayal" in rec.messages[0]["content"]
+
+
+def test_apology_is_recognised_from_the_apologisers_words_or_the_meeting_they_arranged():
+    hooks = SceneHooks()
+    hooks.add("apology", "apology_floor", agents=["Jonah"])
+    unchanged = RelationshipReply(reason="Nothing new.", sentiment="unchanged", trust="unchanged")
+    small_talk = [("Maya", "Hi Jonah, how are you doing?"), ("Jonah", "Fine. Busy.")]
+    purpose = "Maya comes over to apologise to Jonah"
+    # "apologises", "apologized", "apology" count as much as "sorry"
+    for said in ("Maya apologises for Saturday.", "I apologized to you, I know.", "Please take my apology."):
+        assert view(hooks=hooks).apply("Maya", unchanged, t=1.0, lines=[("Maya", said)]).hooks == ["apology_floor"]
+    # the meeting Maya arranged to apologise, where she spoke: the floor applies
+    met = view(hooks=hooks).apply("Maya", unchanged, t=1.0, lines=small_talk, purpose=purpose, arranged_by="Maya")
+    assert met.sentiment == pytest.approx(0.3) and met.hooks == ["apology_floor"]
+    # no arrangement, someone else's arrangement, or a purpose that is no apology: an ordinary chat
+    assert view(hooks=hooks).apply("Maya", unchanged, t=1.0, lines=small_talk).hooks == []
+    assert view(hooks=hooks).apply("Maya", unchanged, t=1.0, lines=small_talk, purpose=purpose,
+                                   arranged_by="Jonah").hooks == []
+    assert view(hooks=hooks).apply("Maya", unchanged, t=1.0, lines=small_talk, purpose="Maya helps Jonah move",
+                                   arranged_by="Maya").hooks == []
+    silent = [("Jonah", "Hello?")]  # she came but said nothing: no apology was made
+    assert view(hooks=hooks).apply("Maya", unchanged, t=1.0, lines=silent, purpose=purpose,
+                                   arranged_by="Maya").hooks == []
+
+
+def test_warm_receiver_forgives_more_than_a_direct_one_after_an_arranged_apology():
+    hooks = SceneHooks()
+    hooks.add("apology", "apology_floor", agents=["Jonah"])
+    colder = RelationshipReply(reason="Still hurt.", sentiment="a little colder", trust="unchanged")
+    lines = [("Maya", "Hi Jonah."), ("Jonah", "Hi.")]
+    meeting = {"purpose": "Maya comes over to apologise to Jonah", "arranged_by": "Maya"}
+    warm = view("very warm", hooks=hooks).apply("Maya", colder, t=1.0, lines=lines, **meeting)
+    direct = view("very direct", hooks=hooks).apply("Maya", colder, t=1.0, lines=lines, **meeting)
+    assert direct.sentiment > 0.0 and warm.sentiment > 0.3 and warm.sentiment > direct.sentiment
+
+
+def test_appraisal_prompt_names_the_meetings_purpose():
+    v = view()
+    text = RelationshipAppraisal().messages(v.inputs("Maya", APOLOGY, purpose="Maya comes over to apologise"),
+                                            False)[-1]["content"]
+    assert "They met because: Maya comes over to apologise." in text
+    assert "They met because" not in RelationshipAppraisal().messages(v.inputs("Maya", APOLOGY), False)[-1]["content"]

@@ -2,7 +2,10 @@
 
 Initiation: range check → booking/cooldown → a guard that keeps chatter from making
 someone late for a planned joint activity → the personality chat gate p′ (withdrawn
-agents less likely) → the model's decide-to-talk. A conversation is booked like an
+agents less likely) → the model's decide-to-talk. A meeting held by arrangement (both at
+the place of a commitment that is about the two of them) skips range, gate and the
+decision: they came to talk, and its purpose goes into both speakers' line prompts and
+the appraisal. A conversation is booked like an
 object from set-up until both participants have written it to memory, and it pauses
 a gathering without ending it (`paused_activity`). Up to three lines per participant;
 each line prompt carries persona with temperament sentence, mood-congruent memories,
@@ -37,11 +40,13 @@ MAX_TURNS_EACH = 3  # lines per participant (III-A9: 6 lines in all)
 MAX_LINE_WORDS = 30  # a spoken line is cut to this many words
 LINE_GAME_S = 20.0  # game seconds stamped between lines when no clock is given
 MEMORIES_PER_LINE = 3  # retrieved memories in each line prompt
+MEETING_EARLY_S = 15 * 60.0  # an arranged meeting may begin this long before its start, game s (ours)
 _FAREWELL = re.compile(r"\b(bye|goodbye|see you|got to go|gotta go|get going|take care)\b", re.I)
 
 # Prompt wording a small model echoes instead of speaking.
 _SCAFFOLD = re.compile(r"last line|next line|tone to match|conversation so far|write .{0,20}reply|"
-                       r"just said:|on \w+'s mind:|\bremembers:", re.I)
+                       r"just said:|on \w+'s mind:|\bremembers:|"
+                       r"^\w+'s (?:next )?(?:reply|answer|response|line)\W*$", re.I)
 # A scaffold label the model sometimes writes before the line itself: "Lena's next line to Dara:",
 # "Lena's reply:", "Lena (to Dara):" -> cleaned off; what follows is the line.
 _LABEL = re.compile(r"^\s*[\w' ]{0,30}?(?:'s)?\s*(?:next line|line|reply|answer|response)?(?:\s*(?:to|for)\s+\w+)?"
@@ -109,6 +114,9 @@ class SocialState(BaseModel):
     next_commitment_start: float | None = None
     next_commitment_end: float | None = None
     next_commitment_place: str | None = None
+    next_commitment_id: str = ""
+    next_commitment_host: str = ""
+    next_commitment_with: list[str] = Field(default_factory=list)  # its participants
 
     def heading_to_commitment(self, t: float) -> bool:
         """About to start (or already in) a commitment somewhere else."""
@@ -117,6 +125,38 @@ class SocialState(BaseModel):
         end = self.next_commitment_end if self.next_commitment_end is not None else self.next_commitment_start
         soon = self.next_commitment_start - t <= GUARD_WINDOW_S and t < max(end, self.next_commitment_start)
         return soon and self.place != self.next_commitment_place
+
+
+class Meeting(BaseModel):
+    """Two people at the place of an arrangement that is about them (e.g. an apology)."""
+
+    commitment_id: str
+    what: str
+    host: str  # who arranged it: speaks first
+    partner: str
+
+
+def _names(text: str, name: str) -> bool:
+    return re.search(rf"\b{re.escape(name)}\b", text, re.I) is not None
+
+
+def arranged_meeting(a: SocialState, b: SocialState, t: float) -> Meeting | None:
+    """The arrangement `a` and `b` are both at now, when it is about the two of them: one
+    arranged it and its description names the other ("Tomas apologises to Jonah over
+    coffee"). A party or a recital names only its host and is no meeting of two."""
+    cid, place, start, end = a.next_commitment_id, a.next_commitment_place, a.next_commitment_start, \
+        a.next_commitment_end
+    if not cid or cid != b.next_commitment_id or start is None or place is None:
+        return None
+    if not (start - MEETING_EARLY_S <= t < (end if end is not None else start)):
+        return None
+    if a.place != place or b.place != place or not {a.name, b.name} <= set(a.next_commitment_with):
+        return None
+    host = a.next_commitment_host
+    partner = b.name if host == a.name else a.name if host == b.name else ""
+    if not partner or not _names(a.next_commitment, partner):
+        return None
+    return Meeting(commitment_id=cid, what=a.next_commitment, host=host, partner=partner)
 
 
 class Booking(BaseModel):
@@ -135,6 +175,7 @@ class ConversationManager:
         self._last: dict[frozenset, float] = {}
         self._booked: dict[str, str] = {}
         self._bookings: dict[str, Booking] = {}
+        self._meetings_held: set[tuple[str, frozenset]] = set()
 
     # range, cooldown
     def in_range(self, a: SocialState, b: SocialState) -> bool:
@@ -179,6 +220,14 @@ class ConversationManager:
         self._booked.pop(b, None)
         return booking.paused
 
+    # arranged meetings: held once per arrangement and pair
+    def meeting(self, a: SocialState, b: SocialState, t: float) -> Meeting | None:
+        m = arranged_meeting(a, b, t)
+        return None if m is None or (m.commitment_id, frozenset((a.name, b.name))) in self._meetings_held else m
+
+    def hold_meeting(self, m: Meeting) -> None:
+        self._meetings_held.add((m.commitment_id, frozenset((m.host, m.partner))))
+
     # gate and guard
     @staticmethod
     def gate(a: SocialState, rng) -> bool:
@@ -190,9 +239,11 @@ class ConversationManager:
         """True when chatting would pre-empt a planned activity (someone is heading to a commitment)."""
         return a.heading_to_commitment(t) or b.heading_to_commitment(t)
 
-    def precheck(self, a: SocialState, b: SocialState, t: float, rng) -> tuple[bool, str]:
-        """All code-side conditions, cheapest first; the rng is drawn only if everything else passes."""
-        if not self.in_range(a, b):
+    def precheck(self, a: SocialState, b: SocialState, t: float, rng, *, meeting: bool = False) -> tuple[bool, str]:
+        """All code-side conditions, cheapest first; the rng is drawn only if everything else passes.
+        At an arranged `meeting` they find each other anywhere in the place and came to talk: no
+        range and no gate."""
+        if not meeting and not self.in_range(a, b):
             return False, "out of range"
         if self.is_booked(a.name) or self.is_booked(b.name):
             return False, "already in a conversation"
@@ -200,7 +251,7 @@ class ConversationManager:
             return False, "cooldown"
         if self.guard(a, b, t):
             return False, "heading to a commitment"
-        if not self.gate(a, rng):
+        if not meeting and not self.gate(a, rng):
             return False, "chat probability gate"
         return True, "ok"
 
@@ -263,6 +314,7 @@ class LineInputs(BaseModel):
     urgent_thoughts: list[str] = Field(default_factory=list)
     reserved: bool = False
     place: str = ""
+    purpose: str = ""  # the arrangement the two met for ("Tomas apologises to Jonah over coffee")
     last_turn: bool = False
 
 
@@ -300,13 +352,16 @@ class ConversationLine(LMFunction):
         lines += [f"Mood: {i.emotion}", f"About {i.listener}: {i.relationship or 'not well known'}"]
         if i.place:
             lines.append(f"Place: {i.place}")
+        if i.purpose:
+            lines.append(f"They met because: {i.purpose}.")
         lines.append("Conversation so far:\n" + ("\n".join(i.history) if i.history else "(nothing yet)"))
         lines += [f"Tone to match (do not copy): {' / '.join(i.exemplars)}"] if i.exemplars else []
         lines += [f"On {i.speaker}'s mind: " + "; ".join(i.urgent_thoughts)] if i.urgent_thoughts else []
         if i.reserved:
             lines.append(f"{i.speaker} is reserved: keep it brief and propose no plans.")
         if not i.history:
-            ask = f"{i.speaker} meets {i.listener}. Write what {i.speaker} says to start the chat."
+            ask = f"{i.speaker} meets {i.listener}. Write what {i.speaker} says to start the chat" + (
+                ", about why they met." if i.purpose else ".")
         else:
             last = i.history[-1].split(":", 1)[-1].strip()
             ask = f'{i.listener} just said: "{last}" Write {i.speaker}\'s reply' + (
@@ -332,6 +387,8 @@ class ConversationLine(LMFunction):
             raise ValueError("the line keeps repeating itself")
         if any(repeats(norm, _norm(h.split(":", 1)[-1])) for h in inputs.history):
             raise ValueError("repeats an earlier line")
+        if sum(bool(_norm(m)) and _norm(m) in norm for m in inputs.memories) >= 2:
+            raise ValueError("recites the prompt's memories")
         for ex in inputs.exemplars:
             ex_n = _norm(ex)
             if ex_n and (ex_n in norm or norm in ex_n):
@@ -397,6 +454,7 @@ class SpeakerContext(BaseModel):
     memory: Any = None  # AgentMemory: mood-congruent retrieval per line (III-A2)
     memories: list[str] = Field(default_factory=list)  # used when `memory` is None
     place: str = ""
+    purpose: str = ""  # the arrangement this meeting is for ("" = a chance chat)
 
 
 class SpokenLine(BaseModel):
@@ -448,7 +506,7 @@ async def run_conversation(a_ctx: SpeakerContext, b_ctx: SpeakerContext, schedul
         inputs = LineInputs(speaker=sp.name, listener=ls.name, persona_text=sp.persona_text, emotion=sp.emotion,
                             relationship=sp.relationship, memories=await _retrieve(sp, query, t_line),
                             history=tr.as_text(), exemplars=sp.exemplars, urgent_thoughts=sp.urgent_thoughts,
-                            reserved=sp.reserved, place=tr.place, last_turn=k >= total - 2)
+                            reserved=sp.reserved, place=tr.place, purpose=sp.purpose, last_turn=k >= total - 2)
         deadline = scheduler.deadline_in(deadline_s) if deadline_s is not None and hasattr(scheduler, "deadline_in") else None
         out, rec = await scheduler.call(ConversationLine(), inputs, agent=sp.name, deadline=deadline, game_time=t_line)
         if records is not None:

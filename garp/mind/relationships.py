@@ -117,19 +117,29 @@ class AppraisalContext:
     trust: float
     familiarity: float
     applied: list[str] = field(default_factory=list)
+    purpose: str = ""  # the arrangement the two met for, "" for a chance chat
+    arranged_by: str = ""  # who arranged that meeting
 
 
 Hook = Callable[[AppraisalContext], None]
-_APOLOGY = re.compile(r"\b(sorry|apologi[sz]e|apologies|forgive me|my fault)\b", re.IGNORECASE)
+_APOLOGY = re.compile(r"\b(sorry|apologi[sz](?:e|es|ed|ing)|apolog(?:y|ies)|forgive me|my fault)\b", re.IGNORECASE)
+
+
+def partner_apologised(ctx: AppraisalContext) -> bool:
+    """The partner said sorry, or came to a meeting they arranged in order to apologise and
+    spoke there: the owner knows what the meeting was for (a small model's lines may not say it)."""
+    spoke = [text for speaker, text in ctx.lines if speaker == ctx.partner]
+    if any(_APOLOGY.search(text) for text in spoke):
+        return True
+    return bool(spoke) and ctx.arranged_by == ctx.partner and _APOLOGY.search(ctx.purpose) is not None
 
 
 def apology_floor(min_sentiment_delta: float = APOLOGY_FLOOR) -> Hook:
     """An apology from the partner is worth at least this much sentiment (the apology scenes)."""
     def hook(ctx: AppraisalContext) -> None:
-        if any(speaker == ctx.partner and _APOLOGY.search(text) for speaker, text in ctx.lines):
-            if ctx.sentiment < min_sentiment_delta:
-                ctx.sentiment = min_sentiment_delta
-                ctx.applied.append("apology_floor")
+        if partner_apologised(ctx) and ctx.sentiment < min_sentiment_delta:
+            ctx.sentiment = min_sentiment_delta
+            ctx.applied.append("apology_floor")
     return hook
 
 
@@ -200,6 +210,7 @@ class RelationshipInputs:
     personality_text: str
     summary: str
     lines: list[tuple[str, str]]
+    purpose: str = ""  # why they met, when the meeting was arranged
 
 
 class RelationshipAppraisal(LMFunction[RelationshipInputs, RelationshipReply]):
@@ -218,6 +229,7 @@ class RelationshipAppraisal(LMFunction[RelationshipInputs, RelationshipReply]):
         user = "\n".join([
             f"{inputs.owner}: {inputs.personality_text}",
             f"Before: {inputs.summary}",
+            *([f"They met because: {inputs.purpose}."] if inputs.purpose else []),
             "Conversation:",
             convo,
             f"How did this conversation change how {inputs.owner} sees {inputs.partner}?",
@@ -280,22 +292,26 @@ class Relationships:
     def summary(self, name: str) -> str:
         return self.get_or_meet(name).summary(self.owner)
 
-    def inputs(self, partner: str, lines: list[tuple[str, str]], personality_text: str = "") -> RelationshipInputs:
+    def inputs(self, partner: str, lines: list[tuple[str, str]], personality_text: str = "",
+               purpose: str = "") -> RelationshipInputs:
         text = personality_text or (self.personality.personality_text if self.personality else "")
-        return RelationshipInputs(self.owner, partner, text, self.summary(partner), list(lines))
+        return RelationshipInputs(self.owner, partner, text, self.summary(partner), list(lines), purpose)
 
     async def appraise(self, scheduler, partner: str, lines: list[tuple[str, str]], *, t: float,
-                       deadline: float | None = None) -> tuple[RelationshipChange, CallRecord | None]:
-        """Re-appraise after a conversation; lines are (speaker, text) as spoken."""
-        inputs = self.inputs(partner, lines)
+                       deadline: float | None = None, purpose: str = "",
+                       arranged_by: str = "") -> tuple[RelationshipChange, CallRecord | None]:
+        """Re-appraise after a conversation; lines are (speaker, text) as spoken; `purpose` and
+        `arranged_by` describe the arrangement the two met for, if any."""
+        inputs = self.inputs(partner, lines, purpose=purpose)
+        meeting = {"purpose": purpose, "arranged_by": arranged_by}
         if scheduler is None:
-            return self.apply(partner, None, t=t, lines=lines), None
+            return self.apply(partner, None, t=t, lines=lines, **meeting), None
         reply, rec = await scheduler.call(RelationshipAppraisal(), inputs, agent=self.owner, deadline=deadline,
                                           game_time=t)
-        return self.apply(partner, None if rec.fallback_used else reply, t=t, lines=lines), rec
+        return self.apply(partner, None if rec.fallback_used else reply, t=t, lines=lines, **meeting), rec
 
     def apply(self, partner: str, reply: RelationshipReply | None, *, t: float,
-              lines: list[tuple[str, str]] = ()) -> RelationshipChange:
+              lines: list[tuple[str, str]] = (), purpose: str = "", arranged_by: str = "") -> RelationshipChange:
         """Named changes (or, for None, the ordinary-chat fallback) -> hooks -> warmth -> clamps."""
         rel = self.get_or_meet(partner, t)
         if reply is None:
@@ -303,7 +319,7 @@ class Relationships:
         else:
             ds, dt = SENTIMENT_CHANGES[reply.sentiment], TRUST_CHANGES[reply.trust]
             df = FAMILIARITY_GAIN * (1.0 - rel.familiarity)
-        ctx = AppraisalContext(self.owner, partner, list(lines), ds, dt, df)
+        ctx = AppraisalContext(self.owner, partner, list(lines), ds, dt, df, purpose=purpose, arranged_by=arranged_by)
         if self.hooks is not None:
             self.hooks.apply(ctx)
         ds, dt, df = ctx.sentiment, ctx.trust, ctx.familiarity

@@ -25,7 +25,7 @@ def social_state(mind: AgentMind, other: str, body: dict[str, Any], activity: st
                        emotion_label=mood.get("label", "neutral"), valence=float(mood.get("valence", 0.0)))
 
 
-def speaker(brain: "Brain", mind: AgentMind, other: str, place: str, topic: str) -> SpeakerContext:
+def speaker(brain: "Brain", mind: AgentMind, other: str, place: str, topic: str, purpose: str = "") -> SpeakerContext:
     emotions = brain.switches["emotions"]
     soc = mind.personality.trait("sociability")
     thoughts = list(mind.memory.urgent_thoughts) + ([topic] if topic else [])
@@ -33,7 +33,7 @@ def speaker(brain: "Brain", mind: AgentMind, other: str, place: str, topic: str)
                           emotion=mind.emotion.tone() if emotions else f"{mind.name} feels calm.",
                           relationship=mind.relationships.summary(other), exemplars=mind.personality.voice_lines(),
                           urgent_thoughts=thoughts[-3:], reserved=bool(soc and soc.pole == "introverted"),
-                          memory=mind.memory, place=place)
+                          memory=mind.memory, place=place, purpose=purpose)
 
 
 async def converse(brain: "Brain", job: Job, a: AgentMind, b: AgentMind) -> list[Command]:
@@ -44,12 +44,17 @@ async def converse(brain: "Brain", job: Job, a: AgentMind, b: AgentMind) -> list
     sb = social_state(b, a.name, bodies[b.name], p["activities"][b.name])
     sa.relationship = a.relationships.summary(b.name)
     topic = brain.hooks.topic(a.name, b.name)
-    if not topic:  # an invitation errand always talks; otherwise the model decides (III-A9)
+    reply_topic = brain.hooks.topic(b.name, a.name)  # a host who came to invite but was greeted first
+    meeting = p.get("meeting") or {}  # an arranged meeting: {"what", "host"}
+    purpose = meeting.get("what", "")
+    # an invitation errand or a meeting always talks; otherwise the model decides (III-A9)
+    if not topic and not reply_topic and not purpose:
         talk, _ = await ConversationManager().decide(sa, sb, brain.scheduler, t)
         if not talk:
             brain.log.emit("chat_declined", t, agent=a.name, partner=b.name)
             return []
-    tr = await run_conversation(speaker(brain, a, b.name, place, topic), speaker(brain, b, a.name, place, ""),
+    tr = await run_conversation(speaker(brain, a, b.name, place, topic, purpose),
+                                speaker(brain, b, a.name, place, reply_topic, purpose),
                                 brain.scheduler, t,
                                 deadline_s=None if brain.sequential else REQUEST_DEADLINE_WALL_S)
     eff = await conversation_effects(tr, brain.scheduler, known_places=brain.known_places,
@@ -63,7 +68,8 @@ async def converse(brain: "Brain", job: Job, a: AgentMind, b: AgentMind) -> list
         await me.memory.remember(summary, t=tr.end_t, type="chat", location=place, emotion=emo.label,
                                        intensity=emo.intensity)
         brain.log.emit("memory", tr.end_t, agent=me.name, type="chat", text=summary[:200])
-        change, _ = await me.relationships.appraise(brain.scheduler, other.name, pairs, t=tr.end_t)
+        change, _ = await me.relationships.appraise(brain.scheduler, other.name, pairs, t=tr.end_t, purpose=purpose,
+                                                    arranged_by=meeting.get("host", ""))
         rel = me.relationships.get(other.name)
         brain.log.emit("relationship", tr.end_t, agent=me.name, other=other.name, sentiment=round(rel.sentiment, 4),
                        trust=round(rel.trust, 4), familiarity=round(rel.familiarity, 4),
