@@ -9,6 +9,10 @@ option satisfies (objects declare them), a bonus for matching the current plan i
 one for keeping a commitment. They do not know about grief, rivals or politeness, so for
 social and emotional situations they are often flat or point the wrong way.
 
+The game skips the model when the best utility leads the next by UTILITY_MARGIN (call
+reduction, IV-B): "margin_acc" is the default variant under that rule and "margin_model_share"
+the share of situations that still ask the model.
+
 Last line: {"generate_acc", "score_acc", "default_mode", "default_acc", "ms_per_decision", ...}
 """
 
@@ -25,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from garp.engine.backends import LlamaCppBackend  # noqa: E402
 from garp.engine.models import resolve_model  # noqa: E402
 from garp.engine.lmfunction import blend_scores  # noqa: E402
+from garp.mind.action import UTILITY_MARGIN  # noqa: E402
 from garp.engine.scheduler import (DEFAULT_BLEND, DEFAULT_CALIBRATE, DEFAULT_CHOICE_MODE,  # noqa: E402
                                    InferenceScheduler)
 
@@ -54,6 +59,12 @@ def _argmax(xs: list[float]) -> int:
     return max(range(len(xs)), key=lambda i: xs[i])
 
 
+def decisive(utils: list[float]) -> bool:
+    """The game's rule (garp.mind.action): the best utility leads the next by the margin."""
+    top = sorted(utils, reverse=True)
+    return len(top) == 1 or top[0] - top[1] >= UTILITY_MARGIN
+
+
 def score_variants(raw: str, utils: list[float]) -> dict[str, int]:
     """All score-mode variants from one scoring call's recorded log-likelihoods."""
     d = json.loads(raw)
@@ -69,7 +80,8 @@ def main() -> None:
     rng = random.Random(SEED)
     backend = LlamaCppBackend(resolve_model(None if len(sys.argv) < 2 else sys.argv[1]), n_threads=2, seed=0)
     sched = InferenceScheduler(backend).start()
-    names = ["generate", "score", "score_pmi", "score_blend", "score_pmi_blend", "utility_only"]
+    names = ["generate", "score", "score_pmi", "score_blend", "score_pmi_blend", "utility_only", "margin"]
+    asked = 0
     correct = dict.fromkeys(names, 0)
     ms = {"generate": 0.0, "score": 0.0}
     per_cat: dict[str, dict[str, int]] = {}
@@ -89,6 +101,8 @@ def main() -> None:
         ms["generate"] += (t1 - t0) * 1000
         ms["score"] += (t2 - t1) * 1000
         picks = {"generate": gen, "utility_only": _argmax(utils), **score_variants(rec.raw, utils)}
+        picks["margin"] = picks["utility_only"] if decisive(utils) else picks[DEFAULT_KEY]
+        asked += not decisive(utils)
         cat = per_cat.setdefault(sit["category"], dict.fromkeys(names, 0) | {"n": 0})
         cat["n"] += 1
         for k, idx in picks.items():
@@ -104,7 +118,8 @@ def main() -> None:
         print(c, {k: f"{v[k]}/{v['n']}" for k in names})
     print(json.dumps({"generate_acc": acc["generate"], "score_acc": acc["score"], "score_pmi_acc": acc["score_pmi"],
                       "score_blend_acc": acc["score_blend"], "score_pmi_blend_acc": acc["score_pmi_blend"],
-                      "utility_only_acc": acc["utility_only"],
+                      "utility_only_acc": acc["utility_only"], "margin_acc": acc["margin"],
+                      "utility_margin": UTILITY_MARGIN, "margin_model_share": round(asked / n, 3),
                       "default_mode": DEFAULT_CHOICE_MODE, "default_variant": DEFAULT_KEY,
                       "utility_blend": DEFAULT_BLEND, "default_acc": acc[DEFAULT_KEY],
                       "ms_per_decision": round(ms["generate" if DEFAULT_CHOICE_MODE == "generate" else "score"] / n, 1),

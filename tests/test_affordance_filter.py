@@ -172,7 +172,7 @@ def test_utility_fallback_when_the_model_call_fails():
         async def choose(self, *a, **k):
             raise RuntimeError("backend down")
 
-    needs = {"hunger": 0.9, "fun": 0.3}
+    needs = {"hunger": 0.5, "fun": 0.3}  # close utilities: the model is asked (and fails)
     d = asyncio.run(choose_action(Broken(), agent="Maya", plan_item="read", personality_text="Maya.",
                                   emotion="calm", needs=needs, urgent_needs="Maya is very hungry",
                                   candidates=_candidates(), t=0.0))
@@ -183,6 +183,41 @@ def test_utility_fallback_when_the_model_call_fails():
     assert empty.chosen is None and empty.mode == "none"
 
 
+class _NoModel:
+    """A scheduler that fails the test if the model is asked."""
+
+    async def choose(self, *a, **k):
+        raise AssertionError("the model was asked")
+
+    async def call(self, *a, **k):
+        raise AssertionError("the model was asked")
+
+
+def test_a_continued_activity_and_a_decisive_utility_make_no_model_call():
+    from garp.mind.action import MAX_CARRY_ON, UTILITY_MARGIN, choose_action
+    kw = dict(agent="Maya", plan_item="read", personality_text="Maya.", emotion="calm", urgent_needs="")
+    close = {"hunger": 0.5, "fun": 0.3}
+    kept = asyncio.run(choose_action(_NoModel(), needs=close, candidates=_candidates(), keep=("shelf-1", "read", 0), **kw))
+    assert kept.mode == "continue" and kept.chosen.object_id == "shelf-1" and "model skipped" in kept.why
+    for tired_of_it in (("shelf-1", "read", MAX_CARRY_ON), ("stove-1", "cook", 0)):  # long enough; a short task
+        short = [c.model_copy(update={"duration_min": 10.0}) if c.verb == "cook" else c for c in _candidates()]
+        again = asyncio.run(choose_action(_Broken(), needs=close, candidates=short, keep=tired_of_it, **kw))
+        assert again.mode == "fallback", tired_of_it  # a real choice: the model is asked
+    hungry = {"hunger": 0.9, "fun": 0.3}  # urgent hunger: cooking leads by more than the margin
+    d = asyncio.run(choose_action(_NoModel(), needs=hungry, candidates=_candidates(), **kw))
+    assert d.mode == "utility" and d.chosen.object_id == "stove-1" and d.call_id is None
+    assert d.utilities[1] - d.utilities[0] >= UTILITY_MARGIN and "leads" in d.why
+    one = asyncio.run(choose_action(_NoModel(), needs=close, candidates=_candidates()[:1], **kw))
+    assert one.mode == "utility" and "only candidate" in one.why
+    gone = asyncio.run(choose_action(_Broken(), needs=close, candidates=_candidates(), keep=("tv-1", "watch", 0), **kw))
+    assert gone.mode == "fallback"  # what it was doing is no longer offered: a real choice
+
+
+class _Broken:
+    async def choose(self, *a, **k):
+        raise RuntimeError("backend down")
+
+
 @pytest.mark.model
 @pytest.mark.parametrize("mode", ["score", "generate"])
 def test_choice_with_the_real_model_is_one_of_the_candidates(scheduler, mode):
@@ -190,7 +225,7 @@ def test_choice_with_the_real_model_is_one_of_the_candidates(scheduler, mode):
 
     d = asyncio.run(choose_action(scheduler, agent="Maya", plan_item="have lunch at home",
                                   personality_text="Maya is a nurse. By temperament, Maya is quite organized.",
-                                  emotion="calm", needs={"hunger": 0.9, "fun": 0.2},
-                                  urgent_needs="Maya is very hungry", candidates=_candidates(), t=43200.0, mode=mode))
+                                  emotion="calm", needs={"hunger": 0.5, "fun": 0.3},
+                                  urgent_needs="", candidates=_candidates(), t=43200.0, mode=mode))
     assert d.chosen is not None and d.chosen in d.candidates and d.call_id is not None
     assert d.mode in (mode, "fallback") and d.why

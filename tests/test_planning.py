@@ -93,6 +93,20 @@ def test_missing_commitment_reinserted_at_time_and_place_with_travel():
     assert any(n.description == "watch TV" and n.start >= jam.end for n in out)
 
 
+def test_travel_lead_covers_the_longest_walk_in_the_bundled_town():
+    """Leaving the 'head to' lead before a commitment gets anyone anywhere in town on time."""
+    from garp import paths
+    from garp.mind.planning import COMMITMENT_TRAVEL_LEAD_S
+    from garp.world.pathfinding import find_path
+    from garp.world.town_map import TownMap
+    from garp.world.world import WALK_SPEED_PX_S
+    town = TownMap.load(paths.ASSETS / "maps" / "town.tmx")
+    doors = [town._entrance(p) for p in town.places.values() if not p.is_room]
+    longest = max(len(find_path(town.walkable, a, b) or []) for i, a in enumerate(doors) for b in doors[i + 1:])
+    walk_s = longest * 32 / WALK_SPEED_PX_S
+    assert 30 * 60 < walk_s <= COMMITMENT_TRAVEL_LEAD_S
+
+
 def test_sleep_and_meals_inserted_into_a_bare_plan():
     raw = day_plan([("09:00", "paint", "home"), ("11:00", "garden", "Park"), ("18:00", "read", "Library")], day=0)
     out = plan_repair(raw, day=0, home=HOME, known_places=PLACES)
@@ -246,6 +260,17 @@ def test_routine_fallback_is_always_a_valid_day_plan(routine):
     assert 5 <= len(out.activities) <= 8
     nodes = nodes_from_times([(a.start, a.activity, a.place) for a in out.activities], 0, "day", "fallback")
     assert_valid(plan_repair(nodes, day=0, home=HOME, known_places=PLACES), 0)
+
+
+def test_routine_fallback_works_at_home_unless_retired():
+    from garp.mind.planning import routine_activities
+    composer = PlanContext(name="Ludwig", home=HOME, occupation="composer and music teacher", known_places=PLACES)
+    doing = [a.activity for a in routine_activities(composer) if a.start == "09:00"]
+    assert doing == ["work at home as a composer and music teacher"]
+    retired = PlanContext(name="Greta", home=HOME, occupation="retired landlady", known_places=PLACES)
+    assert [a.activity for a in routine_activities(retired) if a.start == "09:00"] == ["read and tidy up"]
+    artist = PlanContext(name="Ren", home=HOME, occupation="illustrator", known_places=PLACES)
+    assert [a.activity for a in routine_activities(artist) if a.start == "09:00"] == ["work at home as an illustrator"]
 
 
 def test_steps_that_only_name_a_time_are_rejected():

@@ -110,3 +110,45 @@ def test_real_time_update_never_waits_for_the_model(tmp_path, sim_engine):
     finally:
         sim.close()
     assert slowest < 0.5, f"update() blocked for {slowest:.2f} s"
+
+
+@pytest.mark.model
+def test_agents_open_with_their_routine_and_make_the_first_choice_ahead_of_need(tmp_path, sim_engine):
+    """No idle start (IV-A): each agent opens the scene doing what its routine says (code, no
+    model); once its day plan arrives that goes on for one decision lead, so the first choice is
+    made in time like every later one and no agent-time is spent waiting."""
+    import time
+
+    from garp.sim.wiring import build
+    backend, embedder = sim_engine
+    args = types.SimpleNamespace(out=str(tmp_path / "rt"), seed=7, cache=str(seeded_cache(tmp_path)), speed=300)
+    sim = build(short_scenario(tmp_path, hours=2.0), args, lockstep=False, backend=backend, embedder=embedder)
+    try:
+        t0 = sim.clock.t
+        for mind in sim.minds.values():
+            assert mind.activity.kind == "stay" and mind.activity.description != "starting the day"
+            assert mind.activity.end_t > t0
+        start, planned_at = time.monotonic(), {}
+        while time.monotonic() - start < 120 and not all(m.last_decision for m in sim.minds.values()):
+            sim.update(1 / 30)
+            time.sleep(1 / 30)
+            for name, mind in sim.minds.items():
+                if mind.plan is not None and name not in planned_at:  # the plan has just arrived
+                    planned_at[name] = sim.clock.t
+                    assert mind.activity.kind == "stay" and mind.activity.end_t > sim.clock.t, mind.activity
+        assert all(m.last_decision for m in sim.minds.values()), "no first decision in 120 s"
+        assert sum(sim.waiting_game_s.values()) == 0.0, sim.waiting_game_s
+    finally:
+        sim.close()
+
+
+def test_a_housemates_own_bed_is_not_offered_shared_things_are():
+    from garp.sim.services import _may_use
+    maya = types.SimpleNamespace(name="Maya", persona=types.SimpleNamespace(home="Maya's House"))
+    def obj(owners, room="Bedroom"):
+        return types.SimpleNamespace(place="Maya's House", owners=owners, room=room)
+    assert _may_use(obj(["Maya"]), maya) and not _may_use(obj(["Priya"]), maya)
+    assert _may_use(obj(["Maya", "Priya"], "Kitchen"), maya)
+    guest = types.SimpleNamespace(name="Erica", persona=types.SimpleNamespace(home="Erica's House"))
+    assert _may_use(obj(["Maya", "Priya"], "Kitchen"), guest, "Maya's House")
+    assert not _may_use(obj(["Maya"]), guest, "Maya's House")

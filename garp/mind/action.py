@@ -25,6 +25,16 @@ W_FILTER_SCORE = 0.5  # weight of the Eq. 3 score (goal fit) in the utility
 # Novelty preference (the paper's VI-c suggestion): a place not yet visited today adds
 # NOVELTY_WEIGHT x the signed novelty axis (+g curious, -g conventional) to the utility.
 NOVELTY_WEIGHT = 1.0
+# Call reduction (IV-B, our rule): the model is skipped when code already knows the answer:
+# one candidate, or a best utility ahead of the runner-up by at least this margin (utility
+# units: need relief x urgency + goal fit). benchmarks/decision_modes.py measures the rule.
+UTILITY_MARGIN = 0.3
+# Carrying on (our rule): when the plan still says the same thing, an open-ended activity (one
+# whose natural length is at least KEEP_MIN_DURATION_MIN game minutes: reading, working, a meal)
+# goes on without a new choice, at most MAX_CARRY_ON times in a row; a short task (a shower, a
+# snack) is never repeated by default.
+KEEP_MIN_DURATION_MIN = 30.0
+MAX_CARRY_ON = 2
 
 
 class Decision(BaseModel):
@@ -39,7 +49,7 @@ class Decision(BaseModel):
     chosen: Candidate | None
     chosen_index: int
     why: str
-    mode: Literal["score", "generate", "fallback", "none"]
+    mode: Literal["score", "generate", "fallback", "none", "utility", "continue"]
     call_id: int | None = None
 
 
@@ -108,8 +118,12 @@ def score_messages(i: ChoiceInputs) -> list[dict]:
 async def choose_action(scheduler, *, agent: str, plan_item: str, personality_text: str, emotion: str,
                         needs: dict[str, float], urgent_needs: str, candidates: list[Candidate],
                         t: float = 0.0, mode: str = "score", deadline: float | None = None,
-                        novelty: float = 0.0, visited: Iterable[str] = ()) -> Decision:
-    """Pick one candidate; never raises (utility fallback) and always returns a Decision."""
+                        novelty: float = 0.0, visited: Iterable[str] = (),
+                        keep: tuple[str, str, int] | None = None) -> Decision:
+    """Pick one candidate; never raises (utility fallback) and always returns a Decision.
+
+    `keep` is the (object id, verb, times carried on so far) the agent is already using for this
+    same plan item: if the filter still offers it, the agent carries on without asking the model."""
     candidates = list(candidates)[:CAP]  # the choice schema numbers at most CAP options
     visited = list(visited)
     utils = [round(utility(c, needs, novelty, visited), 4) for c in candidates]
@@ -117,6 +131,10 @@ async def choose_action(scheduler, *, agent: str, plan_item: str, personality_te
     if not candidates:
         return Decision(**base, chosen=None, chosen_index=-1, why="no usable affordance in range", mode="none")
     best = max(range(len(candidates)), key=lambda k: utils[k])
+    skip = _without_model(candidates, utils, best, keep)
+    if skip is not None:
+        index, mode, why = skip
+        return Decision(**base, chosen=candidates[index], chosen_index=index, mode=mode, why=why)
     inputs = ChoiceInputs(agent=agent, plan_item=plan_item, personality_text=personality_text, emotion=emotion,
                           urgent_needs=urgent_needs, options=[c.option_text() for c in candidates], utilities=utils)
     try:
@@ -134,6 +152,22 @@ async def choose_action(scheduler, *, agent: str, plan_item: str, personality_te
                         why=f"utility fallback: {rec.error or 'invalid choice'}; best utility {utils[best]:.2f}")
     return Decision(**base, chosen=candidates[index], chosen_index=index, mode=mode, call_id=rec.id,
                     why=_why(rec, mode, utils[index]))
+
+
+def _without_model(candidates: list[Candidate], utils: list[float], best: int,
+                   keep: tuple[str, str, int] | None) -> tuple[int, str, str] | None:
+    """(index, mode, why) when code can decide without the model, else None (IV-B call reduction)."""
+    if keep is not None and keep[2] < MAX_CARRY_ON:
+        index = next((k for k, c in enumerate(candidates) if (c.object_id, c.verb) == keep[:2]), None)
+        if index is not None and candidates[index].duration_min >= KEEP_MIN_DURATION_MIN:
+            return index, "continue", f"model skipped: same plan item, carries on: {keep[1]} {keep[0]}"
+    if len(candidates) == 1:
+        return best, "utility", "model skipped: the only candidate"
+    runner_up = max(u for k, u in enumerate(utils) if k != best)
+    if utils[best] - runner_up >= UTILITY_MARGIN:
+        return best, "utility", (f"model skipped: utility {utils[best]:.2f} leads the next best "
+                                 f"{runner_up:.2f} by >= {UTILITY_MARGIN}")
+    return None
 
 
 def _why(rec, mode: str, util: float) -> str:

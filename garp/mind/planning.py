@@ -34,7 +34,9 @@ WAKE_S = 7 * 3600.0  # default end of night sleep
 WAKE_LATEST_S = 10 * 3600.0  # morning sleep never runs past this when the plan starts late
 BEDTIME_S = 23 * 3600.0  # default start of night sleep
 NIGHT_SLEEP_EARLIEST_S = 20 * 3600.0  # a sleep block starting after this counts as the night
-COMMITMENT_TRAVEL_LEAD_S = 20 * 60.0  # head out this long before a commitment (arrive in time)
+# Head out this long (game s) before a commitment to arrive in time: the bundled town's longest
+# door-to-door walk is 92 tiles, 46 game min at 2 tiles/min, plus the walk inside the buildings.
+COMMITMENT_TRAVEL_LEAD_S = 50 * 60.0
 # meal -> (window start, window end, preferred start, duration), game seconds of the day
 MEALS: dict[str, tuple[float, float, float, float]] = {
     "breakfast": (6 * 3600.0, 10.5 * 3600, 7.5 * 3600, 30 * 60.0),
@@ -158,13 +160,21 @@ class PlanTree(BaseModel):
         return cls.model_validate(data)
 
 
-def activity_key(description: str) -> str:
-    """What a plan item says to do, without the "keep on: " of a continued block."""
-    return " ".join(description.removeprefix(KEEP_ON).lower().split())
+def goal_text(description: str, place: str | None = None) -> str:
+    """What a plan item says to do, without the "keep on: " of a continued block or a repeat of
+    its own place ("read at Ludwig's House" @ Ludwig's House is "read")."""
+    text = description.removeprefix(KEEP_ON).strip()
+    if place and text.lower().endswith(f" at {place}".lower()):
+        text = text[: -len(f" at {place}")].strip()
+    return text or description
+
+
+def activity_key(description: str, place: str | None = None) -> str:
+    return " ".join(goal_text(description, place).lower().split())
 
 
 def same_activity(a: PlanNode, b: PlanNode) -> bool:
-    return a.place == b.place and activity_key(a.description) == activity_key(b.description)
+    return a.place == b.place and activity_key(a.description, a.place) == activity_key(b.description, b.place)
 
 
 def _splice(seq: list[PlanNode], t0: float, t1: float, new: list[PlanNode]) -> list[PlanNode]:
@@ -461,6 +471,16 @@ class DailyPlan(LMFunction):
         return out
 
 
+def home_work(occupation: str) -> str:
+    """The plain day's working hours for someone with no workplace: a composer, painter or
+    illustrator works at home; someone retired or without an occupation keeps house."""
+    job = occupation.strip().lower()
+    if not job or re.search(r"\b(retired|unemployed|none)\b", job):
+        return "read and tidy up"
+    article = "an" if job[0] in "aeiou" else "a"
+    return f"work at home as {article} {job}"[:50]
+
+
 def routine_activities(ctx: PlanContext) -> list[Activity]:
     """The persona's routine as a plan: its "HH:MM ..." clauses over a plain working day."""
     found: dict[str, Activity] = {}
@@ -473,7 +493,7 @@ def routine_activities(ctx: PlanContext) -> list[Activity]:
             place = match_place(desc, ctx.known_places, ctx.home) or ctx.home
             found.setdefault(hhmm(tod), Activity(start=hhmm(tod), activity=desc[:50], place=place[:24]))
     work = ctx.workplace or ctx.home
-    doing = "work" if ctx.workplace else "read and tidy up"
+    doing = "work" if ctx.workplace else home_work(ctx.occupation)
     plain = [("07:00", "wake up and have breakfast", ctx.home), ("09:00", doing, work),
              ("12:30", "have lunch", work), ("13:30", doing, work), ("17:30", "free time", ctx.home),
              ("19:00", "have dinner", ctx.home), ("20:00", "relax at home", ctx.home), ("23:00", "sleep", ctx.home)]

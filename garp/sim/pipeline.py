@@ -19,7 +19,7 @@ from garp.mind.agent import AgentMind
 from garp.mind.commitments import make_commitment
 from garp.mind.emotion import EmotionState
 from garp.mind.plan_repair import Friend, is_free_time, seek_company
-from garp.mind.planning import PlanContext, Planner
+from garp.mind.planning import PlanContext, Planner, activity_key, goal_text, is_sleep
 from garp.mind.reflection import reflect
 from garp.scenario.schema import Scenario, hhmm_to_seconds
 from garp.sim.cognition import Command, Job
@@ -88,12 +88,21 @@ class Brain:
                     source="own" if own else "heard-from-host", heard_from=None if own else c.proposer), t))
         inv = self.hooks.invitation()
         if inv and inv[0] == mind.name:
-            out += [self.commit(mind, c, t) for c in [inv[1], *self.hooks.invitation_visits(self.homes)]]
+            workplaces = {n: m.persona.workplace for n, m in self.minds.items()}
+            out += [self.commit(mind, c, t) for c in [inv[1], *self.hooks.invitation_visits(self.homes, workplaces)]]
         for agent, state in self.hooks.opening_emotions():
             if agent == mind.name and self.switches["emotions"]:
                 mind.emotion.set(EmotionState(**state, t=t, cause="scene"))
                 out.append(emotion_command(mind, t))
         return out
+
+    def _scene_nerves(self, mind: AgentMind, t: float) -> list[Command]:
+        """Stage nerves rise as the performance nears (scene hook), checked at each decision."""
+        state = self.hooks.rising_nerves(mind.name, mind.emotion.current, t) if self.switches["emotions"] else None
+        if state is None:
+            return []
+        mind.emotion.set(EmotionState(**state, t=t, cause="scene: the performance nears"))
+        return [emotion_command(mind, t)]
 
     # --- day plan ------------------------------------------------------------------------------
     def _context(self, mind: AgentMind, payload: dict[str, Any]) -> PlanContext:
@@ -110,7 +119,19 @@ class Brain:
         tree, day = self.planners[mind.name].tree, job.payload["day"]
         if tree is not None and tree.day == day and not job.payload.get("fresh"):
             return [Command(mind.name, "set_plan", {"tree": tree, "day": day})]  # an earlier decision made it
-        return await self._plan(mind, day, job.asked_t, job.payload)
+        out = await self._plan(mind, day, job.asked_t, job.payload)
+        # the first decision's decompositions are made with the plan, while the agent still carries
+        # on with its opening activity, so the decision itself is quick (IV-A)
+        await self._lookahead(mind, self.planners[mind.name], job.payload.get("first_decision_t", job.asked_t),
+                              job.asked_t)
+        return out
+
+    async def _lookahead(self, mind: AgentMind, planner: Planner, t: float, asked_t: float) -> None:
+        """Buffer-zone lookahead (III-A1): decompose the blocks starting soon after `t`."""
+        for node in planner.due_decompositions(t):
+            kids = await planner.decompose(node, t=asked_t, deadline=self.deadline())
+            self.log.emit("plan", asked_t, agent=mind.name, level=kids[0].level if kids else "hour",
+                          parent=node.label(), items=[k.label() for k in kids])
 
     async def _plan(self, mind: AgentMind, day: int, t: float, payload: dict[str, Any]) -> list[Command]:
         """Day plan (III-A1), repaired in code with the day's commitments put back."""
@@ -140,14 +161,14 @@ class Brain:
         if planner.tree is None or planner.tree.day != day:  # the decision falls on a new day
             out += await self._plan(mind, day, job.asked_t, p)
         out += self._seek_company(mind, planner, t, job.asked_t, p)
-        for node in planner.due_decompositions(t):  # buffer-zone lookahead (III-A1)
-            kids = await planner.decompose(node, t=job.asked_t, deadline=self.deadline())
-            self.log.emit("plan", job.asked_t, agent=mind.name, level=kids[0].level if kids else "hour",
-                          parent=node.label(), items=[k.label() for k in kids])
-        if planner.tree is not None:  # however the plan changed, its new goals go in one batch
-            await self._prefetch([n.description for n in planner.tree.leaves()])
+        out += self._scene_nerves(mind, job.asked_t)
+        await self._lookahead(mind, planner, t, job.asked_t)
         node = self._plan_node(planner, t, p["body"]["place"])
         plan_item = node.description if node else "free time"
+        goal = goal_text(plan_item, node.place if node else None) + (f". {p['urgent']}" if p.get("urgent") else "")
+        # however the plan changed, its new goals and this decision's goal go in one batch (IV-B)
+        leaves = [goal_text(n.description, n.place) for n in planner.tree.leaves()] if planner.tree else []
+        goal_vec = (await self.embedder.aembed(leaves + [goal]))[-1]
         target = node.place if node and node.place else None
         body = p["body"]
         objects = p["objects"]
@@ -164,10 +185,10 @@ class Brain:
             objects = here or objects
             if p.get("guest_at") == body["place"]:  # a guest keeps the hosts company (visit, III-A9)
                 objects = [o for o in objects if o.room in p.get("company_rooms", [])] or objects
-        goal = plan_item + (f". {p['urgent']}" if p.get("urgent") else "")
-        goal_vec = (await self.embedder.aembed([goal]))[0]
         candidates = filter_affordances(goal_vec, (body["x"], body["y"]), mind.persona.home, objects,
                                         self.affordances, agent=mind.name)
+        if not is_sleep(plan_item):  # the night's sleep belongs to the plan's sleep block; naps stay
+            candidates = [c for c in candidates if c.verb != "sleep"]
         if novel:
             candidates = with_novel(candidates, filter_affordances(
                 goal_vec, (body["x"], body["y"]), mind.persona.home, novel, self.affordances, agent=mind.name))
@@ -176,7 +197,7 @@ class Brain:
             emotion=mind.emotion.describe() if self.switches["emotions"] else "calm", needs=p["values"],
             urgent_needs=p.get("urgent", ""), candidates=candidates, t=t, mode=self.scheduler.choice_mode,
             deadline=self.deadline(), novelty=mind.personality.axis_values().get("novelty", 0.0),
-            visited=p.get("visited", []))
+            visited=p.get("visited", []), keep=self._keep(p, plan_item, target))
         record = decision.model_dump(mode="json")
         self._log_decision(mind.name, job.asked_t, record, decision.chosen)
         c = decision.chosen
@@ -184,12 +205,21 @@ class Brain:
             return out + [Command(mind.name, "do", {"place": target or mind.persona.home, "description": plan_item,
                                               "duration_s": MIN_ACTIVITY_S, "decision": record})]
         full = c.duration_min * 60.0
-        left = (node.end - t) if node else full
+        left = ((planner.tree.run_end(max(t, node.start)) or node.end) - t) if node else full
         duration = max(MIN_ACTIVITY_S, min(full, left))
         effects = {k: v * min(1.0, duration / full) for k, v in c.relieves.items()}
         return out + [Command(mind.name, "do", {"object_id": c.object_id, "verb": c.verb, "place": c.place,
                                           "description": f"{c.verb} ({c.object_name}) for {plan_item}",
                                           "duration_s": duration, "effects": effects, "decision": record})]
+
+    @staticmethod
+    def _keep(p: dict[str, Any], plan_item: str, place: str | None) -> tuple[str, str, int] | None:
+        """The object and verb to carry on with when the plan still says the same thing and no
+        need has become urgent (a continued activity needs no new choice, IV-B)."""
+        using = p.get("using")
+        if not using or p.get("urgent") or activity_key(using["plan_item"], place) != activity_key(plan_item, place):
+            return None
+        return using["object_id"], using["verb"], using["carried_on"]
 
     def _just_be(self, mind: AgentMind, node: Any, t: float, target: str, plan_item: str, asked_t: float,
                  how: str) -> Command:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from garp.mind.agent import Activity, AgentMind
+from garp.mind.planning import DAY_S, PlanContext, nodes_from_times, routine_activities
 from garp.mind.reaction import react_to_state_change
 from garp.sim.cognition import Command, Job
 
@@ -60,6 +61,20 @@ class Services:
             self._visit(name, t)
         return [Job(agent=n, kind="seed", asked_t=t, due_t=t) for n in sorted(self.minds)]
 
+    def start_activity(self, mind: AgentMind, t: float) -> Activity:
+        """What an agent is doing when the scene opens, from its routine (code, no model): it
+        carries on with it until its day plan arrives, so it is never idle waiting (IV-A)."""
+        p, place = mind.persona, self.world.bodies[mind.name].place
+        ctx = PlanContext(name=mind.name, home=p.home, workplace=p.workplace, routine=p.routine,
+                          lifestyle=p.lifestyle, known_places=self.brain.known_places)
+        day = int(t // DAY_S)
+        block = next((n for n in nodes_from_times([(a.start, a.activity, a.place) for a in routine_activities(ctx)],
+                                                  day) if n.contains(t)), None)
+        what = block.description if block else "starting the day"
+        if block is not None and block.place and block.place != place:
+            what = f"getting ready: {what}"
+        return Activity("stay", what, place, start_t=t, end_t=block.end if block else t + STAY_S)
+
     # --- payloads (snapshots of main-thread state) -------------------------------------------
     def _body_snapshot(self, name: str) -> dict[str, Any]:
         b = self.world.bodies[name]
@@ -78,7 +93,8 @@ class Services:
 
     def plan_payload(self, sim: "Simulation", mind: AgentMind, t: float) -> dict[str, Any]:
         fresh, mind.wants_fresh_plan = mind.wants_fresh_plan, False
-        return {"day": sim.clock.day_index(t), "fresh": fresh, **self._needs(mind), "body": self._body_snapshot(mind.name)}
+        return {"day": sim.clock.day_index(t), "fresh": fresh, **self._needs(mind), "body": self._body_snapshot(mind.name),
+                "first_decision_t": t + sim.first_decision_lead()}
 
     def decide_payload(self, sim: "Simulation", mind: AgentMind, due: float) -> dict[str, Any]:
         body = self.world.bodies[mind.name]
@@ -88,8 +104,12 @@ class Services:
                    for o in self.world.objects.near(body.x, body.y, CANDIDATE_RADIUS_PX)
                    if _may_use(o, mind, guest_at)]
         self._visit(mind.name, sim.clock.t)
+        act, last = mind.activity, mind.last_decision or {}
+        using = ({"object_id": act.object_id, "verb": act.verb, "plan_item": str(last.get("plan_item", "")),
+                  "carried_on": _carried_on(mind)}
+                 if act.kind == "use" and act.object_id and last.get("plan_item") else None)
         return {"t_due": due, "objects": objects, "body": self._body_snapshot(mind.name), **self._needs(mind),
-                "current": mind.activity.description, "guest_at": guest_at,
+                "current": act.description, "using": using, "guest_at": guest_at,
                 "company_rooms": sorted({b.room for n, b in self.world.bodies.items()
                                          if n != mind.name and b.place == body.place and b.room}),
                 "visited": list(self.visited.get(mind.name, {}).get(int(due // 86400.0), []))}
@@ -156,6 +176,10 @@ class Services:
             mind.planned_day = d["day"]
             if mind.activity.kind == "idle":
                 mind.activity.end_t = min(mind.activity.end_t, t)
+            elif mind.activity.start_t == sim.started_t and mind.activity.kind == "stay":
+                # the routine activity the scene opened with gives way to the plan; in real time
+                # it goes on for one decision lead more, so the first choice is made ahead of need too
+                mind.activity.end_t = t + sim.first_decision_lead()
         elif kind == "do":
             self._do(sim, mind, d, t)
         elif kind == "emotion":
@@ -262,12 +286,24 @@ class Services:
                 pass
 
 
+def _carried_on(mind: AgentMind) -> int:
+    """How many decisions in a row carried on with the same activity (action choice's limit)."""
+    n = 0
+    for d in reversed(mind.decisions):
+        if d.get("mode") != "continue":
+            return n
+        n += 1
+    return n
+
+
 def _may_use(obj: Any, mind: AgentMind, guest_at: str | None = None) -> bool:
-    """Homes are private: only owners (or residents by place) use objects inside them; a guest
+    """Homes are private: only owners (residents own their home's shared objects) use objects inside them; a guest
     whose plan has them at that home right now (a visit) uses the shared rooms only."""
     place = obj.place or ""
     if not place.endswith(("House", "Flat")):
         return True
-    if place == mind.persona.home or mind.name in (obj.owners or []):
+    if mind.name in (obj.owners or []):
         return True
+    if place == mind.persona.home:  # a housemate's own things (a bed has one owner) stay theirs
+        return not obj.owners
     return place == guest_at and not any(w in (obj.room or "") for w in PRIVATE_ROOM_WORDS)

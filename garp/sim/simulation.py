@@ -9,7 +9,9 @@ whose request is no longer current is dropped before any side effect.
 
 Decisions ahead of need (IV-A): an agent starts choosing its next activity
 `DECISION_LEAD_WALL_S` wall-seconds before the current one ends (converted to game time
-with the clock speed); when the answer is late the agent keeps doing what it did.
+with the clock speed); when the answer is late the agent keeps doing what it did. The scene
+opens with each agent doing what its routine says for that hour (code, no model) until its
+day plan arrives, so the first decision is made ahead of need like every later one.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 
 from garp.errors import GarpError
 from garp.eventlog import EventLog
-from garp.mind.agent import Activity, AgentMind
+from garp.mind.agent import AgentMind
 from garp.scenario.schema import Scenario
 from garp.sim.cognition import CognitionThread, Command, Job
 from garp.sim.deferred import DeferredLog
@@ -74,9 +76,10 @@ class Simulation:
         t = self.clock.t
         self.log.emit("run_start", t, scenario=self.scenario.name, cast=list(self.minds), seed=self.seed,
                       lockstep=self.lockstep, switches=self.switches)
+        self.started_t = t
         for name, mind in self.minds.items():
             body = self.world.bodies[name]
-            mind.activity = Activity(kind="idle", description="starting the day", place=body.place, start_t=t, end_t=t)
+            mind.activity = self.sv.start_activity(mind, t)
             self.log.emit("arrive", t, agent=name, place=body.place, room=body.room, to=body.place)
         if traits_choice is not None:
             self.choose_temperament(traits_choice)
@@ -140,10 +143,12 @@ class Simulation:
 
     # --- driving ---------------------------------------------------------------------------------
     def update(self, wall_dt: float) -> None:
-        """Play: advance by wall time; apply whatever results have arrived (never waits)."""
+        """Play: advance by wall time; apply whatever results have arrived (never waits).
+        As in lockstep, results due by the new time are applied before the agents tick, so an
+        answer that arrived in time is not counted as a wait for the frame it lands in."""
         self._collect()
-        self._apply_due(self.clock.t)
         dt = min(self.clock.advance(wall_dt), MAX_FRAME_GAME_S)
+        self._apply_due(self.clock.t)
         if dt > 0:
             self._advance(dt)
 
@@ -223,6 +228,11 @@ class Simulation:
                 mind.needs.in_company(hours)
             self._company[name] = company
 
+    def first_decision_lead(self) -> float:
+        """Game seconds the opening activity goes on after the day plan arrives: one decision
+        lead in real time; none in lockstep, where every answer is on time."""
+        return 0.0 if self.lockstep else self.clock.wall_to_game(DECISION_LEAD_WALL_S)
+
     def _agent_tick(self, name: str, mind: AgentMind, t: float, dt: float) -> None:
         if mind.booked:  # talking (or about to): busy, not waiting
             self.active_game_s[name] += dt
@@ -250,7 +260,9 @@ class Simulation:
             chat_probability=mind.personality.chat_probability, emotion=mind.mood.get("text", "calm"),
             emotion_label=mind.mood.get("label", "neutral"), valence=float(mind.mood.get("valence", 0.0)),
             next_commitment=nxt.what if nxt else "", next_commitment_start=nxt.start if nxt else None,
-            next_commitment_end=nxt.end if nxt else None, next_commitment_place=nxt.place if nxt else None)
+            next_commitment_end=nxt.end if nxt else None, next_commitment_place=nxt.place if nxt else None,
+            next_commitment_id=nxt.id if nxt else "", next_commitment_host=nxt.host if nxt else "",
+            next_commitment_with=list(nxt.participants) if nxt else [])
 
     def _conversations(self, t: float) -> None:
         """Range → booking/cooldown → guard → chat gate (III-A9); the model's decide-to-talk runs in the job."""
@@ -262,11 +274,15 @@ class Simulation:
                 if ma.booked or mb.booked or self.world.bodies[a].place != self.world.bodies[b].place:
                     continue
                 sa, sb = self._social(a, t), self._social(b, t)
-                # the more sociable one is the one who might speak first (III-A4 chat probability)
-                first, second = (sa, sb) if (sa.chat_probability, b) >= (sb.chat_probability, a) else (sb, sa)
-                if not self.conversations.in_range(first, second):
+                meeting = self.conversations.meeting(sa, sb, t)  # they came here to talk: its host speaks first
+                # otherwise the more sociable one is the one who might speak first (III-A4 chat probability)
+                if meeting is not None:
+                    first, second = (sa, sb) if meeting.host == a else (sb, sa)
+                else:
+                    first, second = (sa, sb) if (sa.chat_probability, b) >= (sb.chat_probability, a) else (sb, sa)
+                if meeting is None and not self.conversations.in_range(first, second):
                     continue
-                ok, why = self.conversations.precheck(first, second, t, self.rng)
+                ok, why = self.conversations.precheck(first, second, t, self.rng, meeting=meeting is not None)
                 if not ok:
                     if why == "chat probability gate":  # a declined chance waits out the cooldown too
                         self.conversations.start_cooldown(a, b, t)
@@ -277,6 +293,9 @@ class Simulation:
                 for m in (ma, mb):
                     m.booked_by = chat_id
                 payload = self.sv.converse_payload(self, first.name, second.name, t, chat_id)
+                if meeting is not None:
+                    self.conversations.hold_meeting(meeting)
+                    payload["meeting"] = {"what": meeting.what, "host": meeting.host}
                 job_id = self.submit(first.name, "converse", due_t=t + self.answer_delay_s, payload=payload)
                 self.minds[second.name].pending["converse"] = job_id
 
