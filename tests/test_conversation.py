@@ -185,3 +185,17 @@ def test_line_check_rejects_a_line_that_recites_the_prompts_memories():
         fn.check(inputs, LineOut(line="; ".join(memories) + "; Jonah feels calm."))
     quoted = fn.check(inputs, LineOut(line="This morning Tomas tore my design apart in front of everyone."))
     assert quoted.line.startswith("This morning")  # saying one remembered thing is speech
+
+
+def test_an_invitation_visit_is_a_meeting_though_only_the_host_holds_it():
+    t = 15 * 3600.0 + 600
+    visit = {"next_commitment": "invite Ren to Ludwig's birthday party", "next_commitment_host": "Ludwig",
+             "next_commitment_with": ["Ludwig", "Ren"], "next_commitment_id": "c-ludwig-0-invite-ren",
+             "next_commitment_place": "Ren's House", "place": "Ren's House"}
+    ludwig = _at_meeting("Ludwig", **visit)
+    ren = _at_meeting("Ren", x=400.0, place="Ren's House", next_commitment="", next_commitment_id="",
+                      next_commitment_host="", next_commitment_with=[], next_commitment_start=None,
+                      next_commitment_end=None, next_commitment_place=None)  # the guest knows nothing yet
+    m = ConversationManager().meeting(ren, ludwig, t)
+    assert m is not None and (m.host, m.partner) == ("Ludwig", "Ren")
+    assert ConversationManager().meeting(ren.model_copy(update={"place": "Park"}), ludwig, t) is None

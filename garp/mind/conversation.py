@@ -141,22 +141,25 @@ def _names(text: str, name: str) -> bool:
 
 
 def arranged_meeting(a: SocialState, b: SocialState, t: float) -> Meeting | None:
-    """The arrangement `a` and `b` are both at now, when it is about the two of them: one
-    arranged it and its description names the other ("Tomas apologises to Jonah over
-    coffee"). A party or a recital names only its host and is no meeting of two."""
-    cid, place, start, end = a.next_commitment_id, a.next_commitment_place, a.next_commitment_start, \
-        a.next_commitment_end
-    if not cid or cid != b.next_commitment_id or start is None or place is None:
+    """The arrangement one of them hosts and both are at now, when it is about the two of them:
+    its description names the other ("Tomas apologises to Jonah over coffee", "invite Ren to
+    the party"). The other need not hold it (an invitation visit is the host's errand). A party
+    or a recital names only its host and is no meeting of two."""
+    return _hosted_meeting(a, b, t) or _hosted_meeting(b, a, t)
+
+
+def _hosted_meeting(host: SocialState, other: SocialState, t: float) -> Meeting | None:
+    cid, place, start, end = host.next_commitment_id, host.next_commitment_place, host.next_commitment_start, \
+        host.next_commitment_end
+    if not cid or host.next_commitment_host != host.name or start is None or place is None:
         return None
     if not (start - MEETING_EARLY_S <= t < (end if end is not None else start)):
         return None
-    if a.place != place or b.place != place or not {a.name, b.name} <= set(a.next_commitment_with):
+    if host.place != place or other.place != place or other.name not in host.next_commitment_with:
         return None
-    host = a.next_commitment_host
-    partner = b.name if host == a.name else a.name if host == b.name else ""
-    if not partner or not _names(a.next_commitment, partner):
+    if not _names(host.next_commitment, other.name):
         return None
-    return Meeting(commitment_id=cid, what=a.next_commitment, host=host, partner=partner)
+    return Meeting(commitment_id=cid, what=host.next_commitment, host=host.name, partner=other.name)
 
 
 class Booking(BaseModel):
