@@ -130,3 +130,19 @@ def test_second_hand_account_of_a_third_persons_party():
                                                             where="Ludwig's House", proposed_by="Klaus"))
     assert got["Maria"].host == "Ludwig" and got["Maria"].source == "second-hand"
     assert got["Maria"].heard_from == "Klaus" and got["Maria"].proposer == "Klaus"
+
+
+def test_an_arrangement_that_would_pull_a_host_from_their_own_event_clashes():
+    day1 = 86400.0
+    book = CommitmentBook("Ludwig")
+    party = book.add(make_commitment("Ludwig's birthday party", day1 + 18 * 3600, "Ludwig's House", "Ludwig",
+                                     participants=["Oliver"], end=day1 + 21 * 3600))
+    meet = make_commitment("meet up", day1 + 18 * 3600, "Oliver's Flat", "Oliver", participants=["Ludwig"],
+                           end=day1 + 20 * 3600, source="heard-from-host")
+    assert book.hosted_clash(meet) == party
+    later = meet.model_copy(update={"start": day1 + 21 * 3600, "end": day1 + 22 * 3600})
+    assert book.hosted_clash(later) is None  # after the party: no clash
+    retold = make_commitment("birthday party at Ludwig's", day1 + 18 * 3600, "Park", "Ludwig", participants=["Oliver"],
+                             end=day1 + 21 * 3600, source="heard-from-host")
+    assert book.hosted_clash(retold) is None  # the same event, told with another place, is no clash
+    assert CommitmentBook("Oliver").hosted_clash(meet) is None  # Oliver hosts nothing

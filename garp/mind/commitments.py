@@ -232,6 +232,7 @@ class Commitment(BaseModel):
     start: float
     end: float
     place: str
+    room: str | None = None  # where inside the place, when the arrangement names a room ("Music Room")
     participants: list[str] = Field(default_factory=list)
     host: str  # whose event it is; their own word wins (VI-e)
     proposer: str | None = None  # who suggested it in conversation (None = the host)
@@ -245,14 +246,14 @@ class Commitment(BaseModel):
 
 def make_commitment(what: str, start: float, place: str, host: str, *, participants=(),
                     source: Source = "own", heard_from: str | None = None, created_t: float = 0.0,
-                    end: float | None = None, proposer: str | None = None) -> Commitment:
+                    end: float | None = None, proposer: str | None = None, room: str | None = None) -> Commitment:
     """Build a commitment with a stable id shared by every agent who holds the same event."""
     day = int(start // SECONDS_PER_DAY)
     people = sorted({host, *participants})
     return Commitment(
         id=f"c-{_slug(host)}-{day}-{_slug(what)}", what=what, day=day, start=start,
         end=end if end is not None and end > start else start + COMMITMENT_DEFAULT_DURATION_S,
-        place=place, participants=people, host=host, proposer=proposer or host, source=source,
+        place=place, room=room or None, participants=people, host=host, proposer=proposer or host, source=source,
         heard_from=heard_from, created_t=created_t)
 
 
@@ -310,6 +311,12 @@ class CommitmentBook:
 
     def all(self) -> list[Commitment]:
         return sorted(self._items, key=lambda c: c.start)
+
+    def hosted_clash(self, c: Commitment) -> Commitment | None:
+        """An event this book's owner hosts that overlaps `c` at another place: an arrangement
+        that would pull its host away from their own event is not kept (the host's word, VI-e)."""
+        return next((h for h in self._items if h.host == self.owner and h.source == "own" and h.place != c.place
+                     and h.start < c.end and c.start < h.end and not same_event(h, c)), None)
 
     def __len__(self) -> int:
         return len(self._items)

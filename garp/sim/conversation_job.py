@@ -81,6 +81,11 @@ async def converse(brain: "Brain", job: Job, a: AgentMind, b: AgentMind) -> list
             if nudge:
                 commands.append(emotion_command(me, tr.end_t))
     for name, c in eff.commitments.items():
+        clash = next((h for n in c.participants if n in brain.minds
+                      for h in [brain.minds[n].commitments.hosted_clash(c)] if h is not None), None)
+        if clash is not None:
+            brain.log.emit("commitment_refused", tr.end_t, agent=name, what=c.what, clash=clash.what)
+            continue
         commands.append(brain.commit(brain.minds[name], c, tr.end_t))
     heard = brain.hooks.heard_from_host(a.name, b.name, tr.end_t) or brain.hooks.heard_from_host(b.name, a.name, tr.end_t)
     if heard is not None:
