@@ -61,3 +61,21 @@ def test_only_the_host_brings_up_the_invitation_whoever_speaks_first():
     assert jam.topic("Erica", "Ludwig") == ""  # the guest has nothing to announce
     heard = jam.heard_from_host("Ludwig", "Erica", 20 * H)
     assert heard.source == "heard-from-host" and heard.heard_from == "Ludwig" and heard.start == 86400 + 18 * H
+
+
+def test_the_jam_is_arranged_in_the_music_room_and_kept_there():
+    import types
+    from garp.mind.commitments import CommitmentBook
+    from garp.mind.planning import PlanContext, Planner, PlanTree
+    from garp.sim.pipeline import Brain
+    host, event, guests = SceneHooks(load_scenario("jam_session")).invitation()
+    assert (host, event.place, event.room, guests) == ("Ludwig", "Oak Hill School", "Music Room", ["Erica"])
+    planner = Planner(None, CommitmentBook("Erica"), agent="Erica")
+    planner.ctx = PlanContext(name="Erica", home="Erica's House", known_places=["Erica's House", "Oak Hill School"])
+    planner.add_commitment(event)
+    planner.tree = PlanTree(day=event.day, nodes=planner.repair([], event.day))
+    block = planner.tree.current(event.start + 60)
+    assert block.room == "Music Room"
+    obj = lambda room: types.SimpleNamespace(place="Oak Hill School", room=room)  # noqa: E731
+    objects = [obj("Classroom"), obj("Music Room"), obj("Classroom")]
+    assert [o.room for o in Brain._in_room(objects, planner, block)] == ["Music Room"]

@@ -64,6 +64,7 @@ class PlanNode(BaseModel):
     end: float
     description: str
     place: str | None = None
+    room: str | None = None  # a commitment's room: the agent acts inside it
     level: Level = "day"
     children: list["PlanNode"] = Field(default_factory=list)
     source: NodeSource = "model"
@@ -283,7 +284,7 @@ def _put_commitment(nodes: list[PlanNode], c: Commitment, d0: float, d1: float) 
     start, end = max(c.start, d0), min(c.end, d1)
     if end <= start:
         return nodes
-    block = PlanNode(start=start, end=end, description=c.what, place=c.place, level="day",
+    block = PlanNode(start=start, end=end, description=c.what, place=c.place, room=c.room, level="day",
                      source="commitment", commitment_id=c.id)
     nodes = _insert(nodes, block)
     lead_start = max(d0, start - COMMITMENT_TRAVEL_LEAD_S)

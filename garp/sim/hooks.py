@@ -46,7 +46,8 @@ class SceneHooks:
         end = hhmm_to_seconds(int(p.get("day", 1)), str(p["end"]))
         place = str(p["place"])
         guests = [n for n in self.scenario.cast if n != host]
-        event = make_commitment(str(p["what"]), start, place, host, participants=guests, end=end)
+        event = make_commitment(str(p["what"]), start, place, host, participants=guests, end=end,
+                                room=str(p.get("room") or "") or None)
         return host, event, guests
 
     def invitation_visits(self, homes: dict[str, str], workplaces: dict[str, str | None] | None = None) -> list[Commitment]:

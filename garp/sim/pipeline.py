@@ -84,7 +84,7 @@ class Brain:
                 start, end = hhmm_to_seconds(c.day, c.start), hhmm_to_seconds(c.day, c.end)
                 own = c.proposer == mind.name
                 out.append(self.commit(mind, make_commitment(
-                    c.what, start, c.place, c.proposer, participants=c.who, end=end, created_t=t,
+                    c.what, start, c.place, c.proposer, participants=c.who, end=end, created_t=t, room=c.room,
                     source="own" if own else "heard-from-host", heard_from=None if own else c.proposer), t))
         inv = self.hooks.invitation()
         if inv and inv[0] == mind.name:
@@ -171,7 +171,7 @@ class Brain:
         goal_vec = (await self.embedder.aembed(leaves + [goal]))[-1]
         target = node.place if node and node.place else None
         body = p["body"]
-        objects = p["objects"]
+        objects = self._in_room(p["objects"], planner, node)
         novel = self._novel_objects(mind, planner.tree.current_day_node(t) if planner.tree else None, p)
         if target and target != body["place"]:
             there = [o for o in objects if target in (o.place, o.room)]
@@ -220,6 +220,12 @@ class Brain:
         if not using or p.get("urgent") or activity_key(using["plan_item"], place) != activity_key(plan_item, place):
             return None
         return using["object_id"], using["verb"], using["carried_on"]
+
+    @staticmethod
+    def _in_room(objects: list[Any], planner: Planner, node: Any) -> list[Any]:
+        """A commitment that names a room ("the music room") is kept inside that room."""
+        room = next((n.room for n in planner.tree.path(node.start) if n.room), None) if node and planner.tree else None
+        return [o for o in objects if o.place == node.place and o.room == room] or objects if room else objects
 
     def _just_be(self, mind: AgentMind, node: Any, t: float, target: str, plan_item: str, asked_t: float,
                  how: str) -> Command:
