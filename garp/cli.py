@@ -62,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="run scenarios headless and check their goals")
     check.add_argument("scenarios", nargs="*", help="scenario names (default: all)")
     check.add_argument("--runs", type=int, default=1, help="runs per scenario")
+    check.add_argument("--hours", type=float, help="check only the first game hours of each scenario (default: all)")
     check.add_argument("--live", action="store_true", help="ignore the reply cache (call the model)")
     check.add_argument("--record", action="store_true", help="call the model and refresh the reply cache")
     check.add_argument("--out", default="runs/check", help="directory for logs, JSON and JUnit XML")

@@ -44,7 +44,8 @@ def run_one(name: str, answer: str | None, run: int, args: Any, out: Path, backe
                                  model=getattr(args, "model", None), server=getattr(args, "server", None))
     t0 = time.monotonic()
     show = progress_printer(f"{label} run {run + 1}") if progress else None
-    sim = run_headless(name, opts, progress=show, backend=backend, embedder=embedder)
+    sim = run_headless(name, opts, hours=getattr(args, "hours", None), progress=show, backend=backend,
+                       embedder=embedder)
     if show:
         show(sim, final=True)
     return {"scenario": name, "label": label, "answer": answer, "run": run + 1, "wall_s": round(time.monotonic() - t0, 1),
