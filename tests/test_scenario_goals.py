@@ -1,5 +1,6 @@
-"""The scenario checks CI runs: each recorded scenario replays from scenarios/replies/ and
-must pass every goal, with every model reply coming from the recording (deterministic)."""
+"""The scenario checks CI runs: every scenario (each temperament of an asking one) replays from
+scenarios/replies/ and must pass every goal, with every model reply coming from the recording
+(deterministic). Refresh the recording with `garp check --record` after a prompt changes."""
 
 import shutil
 import types
@@ -7,12 +8,19 @@ import types
 import pytest
 
 from garp.scenario import check
+from garp.scenario.loader import list_scenarios
 
 from sim_helpers import Shared
 
-# Scenarios whose replies are recorded in scenarios/replies/ (refresh with `garp check --record NAME`).
-RECORDED = ["solitary_evening", "free_evening_extraverted", "free_evening_introverted",
-            "open_hours_curious", "open_hours_conventional"]
+# The 20-agent town is checked over its morning only: recording its full day takes the bundled
+# model well over an hour on 2 cores (README, Known limits).
+PARTIAL_HOURS = {"town": 6.0}
+# Not replayed in CI yet (README, Known limits): dinner_party is not recorded (five guests
+# talking all evening took longer to record than the session had left); birthday_party passed
+# live but its replay drifts from the recording at a reflection on the first evening.
+NOT_RECORDED = {"dinner_party", "birthday_party"}
+SCENARIOS = [n for n in list_scenarios() if n not in NOT_RECORDED]
+LABELS = [label for name in SCENARIOS for label, _ in check.variants(name)]
 
 
 @pytest.fixture(scope="module")
@@ -24,20 +32,25 @@ def replayed_rows(sim_engine, tmp_path_factory):
     original = check.shared_engine
     check.shared_engine = lambda args: (Shared(backend), Shared(embedder))
     try:
-        args = types.SimpleNamespace(runs=1, live=False, record=False, cache=str(cache), model=None, server=None)
-        return {r["label"]: r for r in check.run_check(RECORDED, args, tmp / "out", progress=False)}
+        rows = {}
+        full = [n for n in SCENARIOS if n not in PARTIAL_HOURS]
+        for names, hours in [(full, None), *(([n], h) for n, h in PARTIAL_HOURS.items())]:
+            args = types.SimpleNamespace(runs=1, live=False, record=False, cache=str(cache), model=None, server=None,
+                                         hours=hours)
+            rows.update({r["label"]: r for r in check.run_check(names, args, tmp / "out", progress=False)})
+        return rows
     finally:
         check.shared_engine = original
 
 
-@pytest.mark.parametrize("name", RECORDED)
+@pytest.mark.parametrize("name", LABELS)
 def test_recorded_scenario_passes_every_goal(replayed_rows, name):
     row = replayed_rows[name]
     failed = [f"{g['check']}: {g['detail']}" for g in row["results"] if not g["passed"]]
     assert not failed, f"{name} failed: {failed}"
 
 
-@pytest.mark.parametrize("name", RECORDED)
+@pytest.mark.parametrize("name", LABELS)
 def test_recorded_scenario_replays_without_calling_the_model(replayed_rows, name):
     calls = [e for e in replayed_rows[name]["events"] if e["kind"] == "llm_call"]
     live = [e["function"] for e in calls if not e.get("cached")]

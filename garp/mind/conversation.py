@@ -53,7 +53,6 @@ _LABEL = re.compile(r"^\s*[\w' ]{0,30}?(?:'s)?\s*(?:next line|line|reply|answer|
                     r"\s*(?:\([^)]{0,30}\))?\s*:\s*", re.I)
 REPEAT_OVERLAP = 0.8  # word-set overlap at which a line counts as repeating an earlier one
 
-_conv_ids = itertools.count(1)
 
 
 def _norm(text: str) -> str:
@@ -179,6 +178,7 @@ class ConversationManager:
         self._booked: dict[str, str] = {}
         self._bookings: dict[str, Booking] = {}
         self._meetings_held: set[tuple[str, frozenset]] = set()
+        self._ids = itertools.count(1)  # per town, so a run's chat ids do not depend on earlier runs
 
     # range, cooldown
     def in_range(self, a: SocialState, b: SocialState) -> bool:
@@ -203,7 +203,7 @@ class ConversationManager:
         """Reserve both participants; None when either is already in a conversation."""
         if a == b or a in self._booked or b in self._booked:
             return None
-        cid = f"chat-{next(_conv_ids)}"
+        cid = f"chat-{next(self._ids)}"
         self._bookings[cid] = Booking(id=cid, a=a, b=b, t=t, paused=dict(paused or {}))
         self._booked[a] = self._booked[b] = cid
         return cid
