@@ -153,20 +153,19 @@ def final_sentiment(events: list[Event], agent: str, toward: str) -> float | Non
     return final_relationship(events, agent, toward, "sentiment")
 
 
-def _relationship_above(g: S.RelationshipAbove, events: list[Event], _o) -> tuple[bool, str]:
-    v = final_relationship(events, g.agent, g.toward, g.dimension)
+def _value_above(events: list[Event], agent: str, toward: str, dimension: str, value: float) -> tuple[bool, str]:
+    v = final_relationship(events, agent, toward, dimension)
     if v is None:
-        return False, (f"expected {g.agent}'s {g.dimension} toward {g.toward} > {g.value}; "
-                       "the log has no relationship event for the pair")
-    return v > g.value, f"{g.agent}'s final {g.dimension} toward {g.toward} is {v:.2f} (expected > {g.value:.2f})"
+        return False, f"expected {agent}'s {dimension} toward {toward} > {value}; the log has no relationship event for the pair"
+    return v > value, f"{agent}'s final {dimension} toward {toward} is {v:+.2f} (expected > {value:+.2f})"
+
+
+def _relationship_above(g: S.RelationshipAbove, events: list[Event], _o) -> tuple[bool, str]:
+    return _value_above(events, g.agent, g.toward, g.dimension, g.value)
 
 
 def _sentiment_above(g: S.SentimentAbove, events: list[Event], _o) -> tuple[bool, str]:
-    v = final_sentiment(events, g.agent, g.toward)
-    if v is None:
-        return False, f"expected {g.agent}'s sentiment toward {g.toward} > {g.value}; the log has no relationship event for the pair"
-    ok = v > g.value
-    return ok, f"{g.agent}'s final sentiment toward {g.toward} is {v:+.2f} (expected > {g.value:+.2f})"
+    return _value_above(events, g.agent, g.toward, "sentiment", g.value)
 
 
 def _sentiment_variant(g: S.SentimentAboveVariant, events: list[Event], others) -> tuple[bool, str]:

@@ -81,8 +81,8 @@ async def converse(brain: "Brain", job: Job, a: AgentMind, b: AgentMind) -> list
             if nudge:
                 commands.append(emotion_command(me, tr.end_t))
     for name, c in eff.commitments.items():
-        clash = next((h for n in c.participants if n in brain.minds
-                      for h in [brain.minds[n].commitments.hosted_clash(c)] if h is not None), None)
+        clashes = (brain.minds[n].commitments.hosted_clash(c) for n in c.participants if n in brain.minds)
+        clash = next(filter(None, clashes), None)
         if clash is not None:
             brain.log.emit("commitment_refused", tr.end_t, agent=name, what=c.what, clash=clash.what)
             continue

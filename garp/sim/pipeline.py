@@ -224,8 +224,11 @@ class Brain:
     @staticmethod
     def _in_room(objects: list[Any], planner: Planner, node: Any) -> list[Any]:
         """A commitment that names a room ("the music room") is kept inside that room."""
-        room = next((n.room for n in planner.tree.path(node.start) if n.room), None) if node and planner.tree else None
-        return [o for o in objects if o.place == node.place and o.room == room] or objects if room else objects
+        if node is None or planner.tree is None:
+            return objects
+        room = next((n.room for n in planner.tree.path(node.start) if n.room), None)
+        inside = [o for o in objects if o.place == node.place and o.room == room] if room else []
+        return inside or objects
 
     def _just_be(self, mind: AgentMind, node: Any, t: float, target: str, plan_item: str, asked_t: float,
                  how: str) -> Command:

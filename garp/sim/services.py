@@ -83,7 +83,7 @@ class Services:
     def _visit(self, name: str, t: float) -> None:
         """Remember the places an agent has been today (novelty of action choice, III-A8)."""
         place = self.world.bodies[name].place
-        seen = self.visited.setdefault(name, {}).setdefault(int(t // 86400.0), [])
+        seen = self.visited.setdefault(name, {}).setdefault(int(t // DAY_S), [])
         if place and place not in seen:
             seen.append(place)
 
@@ -112,7 +112,7 @@ class Services:
                 "current": act.description, "using": using, "guest_at": guest_at,
                 "company_rooms": sorted({b.room for n, b in self.world.bodies.items()
                                          if n != mind.name and b.place == body.place and b.room}),
-                "visited": list(self.visited.get(mind.name, {}).get(int(due // 86400.0), []))}
+                "visited": list(self.visited.get(mind.name, {}).get(int(due // DAY_S), []))}
 
     def converse_payload(self, sim: "Simulation", initiator: str, partner: str, t: float, chat_id: str) -> dict[str, Any]:
         return {"partner": partner, "chat_id": chat_id, "place": self.world.bodies[initiator].place,

@@ -280,8 +280,6 @@ class Simulation:
                     first, second = (sa, sb) if meeting.host == a else (sb, sa)
                 else:
                     first, second = (sa, sb) if (sa.chat_probability, b) >= (sb.chat_probability, a) else (sb, sa)
-                if meeting is None and not self.conversations.in_range(first, second):
-                    continue
                 ok, why = self.conversations.precheck(first, second, t, self.rng, meeting=meeting is not None)
                 if not ok:
                     if why == "chat probability gate":  # a declined chance waits out the cooldown too
