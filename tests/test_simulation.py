@@ -152,3 +152,34 @@ def test_a_housemates_own_bed_is_not_offered_shared_things_are():
     guest = types.SimpleNamespace(name="Erica", persona=types.SimpleNamespace(home="Erica's House"))
     assert _may_use(obj(["Maya", "Priya"], "Kitchen"), guest, "Maya's House")
     assert not _may_use(obj(["Maya"]), guest, "Maya's House")
+
+
+def test_every_model_call_of_a_job_shares_the_jobs_deadline():
+    """A decision that chains a decomposition and a choice is late by one lead at most, not one per call."""
+    import asyncio
+    import itertools
+    import types
+    from garp.sim.cognition import Job
+    from garp.sim.pipeline import Brain
+
+    clock = itertools.count(100.0, 5.0)  # every deadline asked for is later than the one before
+    brain = Brain.__new__(Brain)
+    brain.sequential = False
+    brain.scheduler = types.SimpleNamespace(deadline_in=lambda s: next(clock) + s)
+    brain.minds = {"Ada": None}
+    seen = []
+
+    async def probe(job, mind):
+        seen.append(brain.deadline())
+        await asyncio.sleep(0)
+        seen.append(brain.deadline())
+        return []
+
+    async def no_reflection(job):
+        return None
+
+    brain._job_probe, brain._maybe_reflect = probe, no_reflection
+    asyncio.run(brain.handle(Job(agent="Ada", kind="probe", asked_t=0.0, due_t=0.0, payload={})))
+    asyncio.run(brain.handle(Job(agent="Ada", kind="probe", asked_t=0.0, due_t=0.0, payload={})))
+    assert seen[0] == seen[1] and seen[2] == seen[3] and seen[2] > seen[0]
+    assert brain.deadline() is None  # outside a job

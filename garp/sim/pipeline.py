@@ -10,6 +10,7 @@ thread; they never touch the world.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from datetime import timedelta
 from typing import Any
 
@@ -29,11 +30,15 @@ from garp.sim.hooks import SceneHooks
 # --- tunables ---------------------------------------------------------------------------
 DAY_S = 86400.0  # game seconds per day (ARCHITECTURE conventions)
 MIN_ACTIVITY_S = 10 * 60.0  # game s: an activity is never cut shorter than this by its plan block
-REQUEST_DEADLINE_WALL_S = 20.0  # play: a request's deadline, wall s (IV-A lead); past it + the
+REQUEST_DEADLINE_WALL_S = 20.0  # play: a job's deadline, wall s (IV-A lead); past it + the
 # scheduler's grace the fallback answers. Lockstep passes no deadline so results never depend on speed.
 JUST_BE_MAX_S = 30 * 60.0  # game s: being somewhere without an object is re-decided this often
 MIN_TRIP_S = 30 * 60.0  # game s: a block elsewhere ending sooner than this is not set out for (our rule)
 REFLECTIONS_SHOWN = 3  # earlier reflections put into the day-plan prompt (III-A1)
+
+# The running job's deadline: one per job, however many model calls the job chains (a day plan,
+# decompositions, the choice), so a late decision is bounded by one lead, not one per call.
+_JOB_DEADLINE: ContextVar[float | None] = ContextVar("job_deadline", default=None)
 
 
 class Brain:
@@ -53,15 +58,20 @@ class Brain:
     # --- dispatch --------------------------------------------------------------------------
     async def handle(self, job: Job) -> list[Command]:
         fn = getattr(self, f"_job_{job.kind}")
-        commands = await fn(job, self.minds[job.agent])
-        if self.sequential:  # lockstep: every model call this job started is finished inside it
-            for n in self._involved(job):
-                await self.minds[n].memory.drain()
-        await self._maybe_reflect(job)
+        token = _JOB_DEADLINE.set(None if self.sequential else self.scheduler.deadline_in(REQUEST_DEADLINE_WALL_S))
+        try:
+            commands = await fn(job, self.minds[job.agent])
+            if self.sequential:  # lockstep: every model call this job started is finished inside it
+                for n in self._involved(job):
+                    await self.minds[n].memory.drain()
+            await self._maybe_reflect(job)
+        finally:
+            _JOB_DEADLINE.reset(token)
         return commands + [Command(job.agent, "done", {"partner": job.payload.get("partner")})]
 
     def deadline(self) -> float | None:
-        return None if self.sequential else self.scheduler.deadline_in(REQUEST_DEADLINE_WALL_S)
+        """The running job's deadline (None in lockstep, so results never depend on speed)."""
+        return _JOB_DEADLINE.get()
 
     def _involved(self, job: Job) -> list[str]:
         return [job.agent] + ([job.payload["partner"]] if job.payload.get("partner") else [])
