@@ -6,9 +6,9 @@ from datetime import date
 
 import pytest
 
-from garp.mind.conversation import (
-    COOLDOWN_S, MAX_LINE_WORDS, ConversationLine, ConversationManager, LineInputs, LineOut, SocialState,
-    SpeakerContext, conversation_effects, run_conversation,
+from garp.mind.conversation import COOLDOWN_S, ConversationManager, SocialState
+from garp.mind.dialogue import (
+    MAX_LINE_WORDS, ConversationLine, LineInputs, LineOut, SpeakerContext, conversation_effects, run_conversation,
 )
 
 

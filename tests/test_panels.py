@@ -21,7 +21,7 @@ from garp.mind.agent import AgentMind
 from garp.mind.emotion import EmotionState, EmotionSystem
 from garp.mind.memory import AgentMemory
 from garp.mind.persona import load_persona
-from garp.mind.planning import PlanNode, PlanTree
+from garp.mind.plan_tree import PlanNode, PlanTree
 from garp.mind.relationships import RelationshipChange, Relationships
 from garp.paths import PERSONAS
 from garp.world.clock import GameClock

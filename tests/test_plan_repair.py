@@ -10,7 +10,7 @@ from garp.mind.needs import DEFAULT_RATES, Needs
 from garp.mind.persona import parse_traits
 from garp.mind.personality import CompiledPersonality
 from garp.mind.plan_repair import Friend, seek_company
-from garp.mind.planning import PlanNode, PlanTree
+from garp.mind.plan_tree import PlanNode, PlanTree
 
 H = 3600.0
 HOME = "Mika's House"

@@ -6,9 +6,10 @@ from datetime import date
 import pytest
 
 from garp.mind.commitments import CommitmentBook, make_commitment
+from garp.mind.plan_repair import FREE_TIME, MEALS, is_meal, is_sleep, plan_repair
+from garp.mind.plan_tree import DAY_S, PlanNode, PlanTree, nodes_from_times
 from garp.mind.planning import (
-    DAY_S, FREE_TIME, MEALS, DecomposeInputs, HourlyDecomposition, HourSteps, PlanContext, PlanNode, Planner,
-    PlanTree, Step, is_meal, is_sleep, is_time_only, minute_steps, nodes_from_times, plan_repair,
+    DecomposeInputs, HourlyDecomposition, HourSteps, PlanContext, Planner, Step, is_time_only, minute_steps,
 )
 
 START = date(2026, 1, 1)  # day 0 = 1 Jan, day 1 = 2 Jan, day 2 = 3 Jan
@@ -96,7 +97,7 @@ def test_missing_commitment_reinserted_at_time_and_place_with_travel():
 def test_travel_lead_covers_the_longest_walk_in_the_bundled_town():
     """Leaving the 'head to' lead before a commitment gets anyone anywhere in town on time."""
     from garp import paths
-    from garp.mind.planning import COMMITMENT_TRAVEL_LEAD_S
+    from garp.mind.plan_repair import COMMITMENT_TRAVEL_LEAD_S
     from garp.world.pathfinding import find_path
     from garp.world.town_map import TownMap
     from garp.world.world import WALK_SPEED_PX_S
@@ -289,7 +290,8 @@ def test_steps_that_only_name_a_time_are_rejected():
 
 
 def test_decomposition_fallback_never_nests_keep_on():
-    from garp.mind.planning import KEEP_ON, DecomposeInputs, MinuteDecomposition
+    from garp.mind.plan_tree import KEEP_ON
+    from garp.mind.planning import DecomposeInputs, MinuteDecomposition
 
     ctx = PlanContext(name="Erica", home=HOME, workplace="Hobbs Cafe", known_places=PLACES)
     inner = DecomposeInputs(ctx=ctx, activity=KEEP_ON + "read and tidy up", place=HOME, start=3600.0, end=7200.0)

@@ -66,7 +66,8 @@ def test_only_the_host_brings_up_the_invitation_whoever_speaks_first():
 def test_the_jam_is_arranged_in_the_music_room_and_kept_there():
     import types
     from garp.mind.commitments import CommitmentBook
-    from garp.mind.planning import PlanContext, Planner, PlanTree
+    from garp.mind.plan_tree import PlanTree
+    from garp.mind.planning import PlanContext, Planner
     from garp.sim.pipeline import Brain
     host, event, guests = SceneHooks(load_scenario("jam_session")).invitation()
     assert (host, event.place, event.room, guests) == ("Ludwig", "Oak Hill School", "Music Room", ["Erica"])

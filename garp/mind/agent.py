@@ -69,7 +69,7 @@ class AgentMind:
         self.emotion: Any = None
         self.relationships: Any = None
         self.memory: Any = None
-        self.plan: Any = None  # plan tree of the current day (garp.mind.planning)
+        self.plan: Any = None  # plan tree of the current day (garp.mind.plan_tree)
         self.activity = Activity(place=persona.home)
         self.last_decision: dict[str, Any] | None = None
         self.decisions: deque[dict[str, Any]] = deque(maxlen=RECENT_DECISIONS)
@@ -141,7 +141,7 @@ class AgentMind:
     def from_dict(cls, persona: Persona, data: dict[str, Any]) -> "AgentMind":
         """Restore a saved mind (memory is re-attached by the caller: it lives in the store)."""
         from garp.mind.emotion import EmotionState, EmotionSystem
-        from garp.mind.planning import PlanTree
+        from garp.mind.plan_tree import PlanTree
         from garp.mind.relationships import Relationship, Relationships
 
         mind = cls(persona, traits=data.get("traits"), needs_enabled=data["needs"].get("enabled", True))

@@ -3,7 +3,7 @@
 The paper's party failures were guests who remembered an invitation but dropped it from
 the day's plan (V-C). Here an arrangement (what, when, where, who, who proposed it) is a
 `Commitment` in the agent's `CommitmentBook`; every plan for a day gets that day's
-commitments back in code (planning.plan_repair). The host's own statement wins over a
+commitments back in code (plan_repair.plan_repair). The host's own statement wins over a
 second-hand account (VI-e). Times are resolved by code against the game clock (VI-b);
 the deterministic parser below also validates and repairs the model's extraction.
 """

@@ -1,11 +1,12 @@
-"""Hierarchical planning (paper III-A1, Algorithm 1) with plans repaired in code (VI-b).
+"""Hierarchical planning (paper III-A1, Algorithm 1): the planning LM functions and the Planner.
 
-A day plan of 5-8 activities comes from the model; `plan_repair` then makes it valid:
-times in order inside the day, no overlaps, no gaps, night sleep and three meals, blocks
-that put a dated event on the wrong day removed (their preparation kept), every
-commitment of the day present at its time and place (the paper's party failures were
-guests whose plan dropped the party), places mapped to the map. Hourly and minute
-levels are decomposed lazily by a buffer-zone lookahead (`Planner.due_decompositions`).
+The model writes a day plan of 5-8 activities (`DailyPlan`; `routine_activities` is its
+fallback) and breaks blocks into hourly and minute steps (`HourlyDecomposition`,
+`MinuteDecomposition`). The `Planner` runs them for one agent: every day plan goes
+through the repair rules in code (plan_repair.py, VI-b) before it becomes the agent's
+`PlanTree` (plan_tree.py); hourly and minute levels are decomposed lazily by a
+buffer-zone lookahead (`Planner.due_decompositions`) and re-decomposed for a window
+after a change (`Planner.replan_window`).
 """
 
 from __future__ import annotations
@@ -13,377 +14,21 @@ from __future__ import annotations
 import math
 import re
 from datetime import date
-from typing import ClassVar, Iterable, Literal
+from typing import ClassVar
 
 from pydantic import BaseModel, Field, field_validator
 
 from garp.engine.lmfunction import LMFunction, chat
-from garp.mind.commitments import (
-    Commitment, CommitmentBook, content_words, hhmm, match_place, parse_day_index, parse_hhmm,
-    parse_time_of_day,
+from garp.mind.commitments import Commitment, CommitmentBook, hhmm, match_place, parse_hhmm, parse_time_of_day
+from garp.mind.plan_repair import MIN_BLOCK_S, is_sleep, plan_repair
+from garp.mind.plan_tree import (
+    DAY_S, KEEP_ON, LOOKAHEAD_S, Level, NodeSource, PlanNode, PlanTree, nodes_from_times,
 )
 
 # --- tunables -------------------------------------------------------------------------
-DAY_S = 86400.0  # game seconds per day (ARCHITECTURE conventions)
 DAY_ACTIVITIES = (5, 8)  # activities per daily plan (III-A1)
 HOUR_STEPS = (2, 6)  # subtasks per hourly decomposition (III-A1)
 MINUTE_STEP_S = (5 * 60.0, 15 * 60.0)  # minute-level step length, game s (III-A1)
-LOOKAHEAD_S = (15 * 60.0, 30 * 60.0)  # buffer zone: decompose blocks this far ahead (III-A1)
-MIN_BLOCK_S = 5 * 60.0  # shorter blocks are merged into their neighbour
-WAKE_S = 7 * 3600.0  # default end of night sleep
-WAKE_LATEST_S = 10 * 3600.0  # morning sleep never runs past this when the plan starts late
-BEDTIME_S = 23 * 3600.0  # default start of night sleep
-NIGHT_SLEEP_EARLIEST_S = 20 * 3600.0  # a sleep block starting after this counts as the night
-# Head out this long (game s) before a commitment to arrive in time: the bundled town's longest
-# door-to-door walk is 92 tiles, 46 game min at 2 tiles/min, plus the walk inside the buildings.
-COMMITMENT_TRAVEL_LEAD_S = 50 * 60.0
-# meal -> (window start, window end, preferred start, duration), game seconds of the day
-MEALS: dict[str, tuple[float, float, float, float]] = {
-    "breakfast": (6 * 3600.0, 10.5 * 3600, 7.5 * 3600, 30 * 60.0),
-    "lunch": (11.5 * 3600, 14.5 * 3600, 12.5 * 3600, 45 * 60.0),
-    "dinner": (17.5 * 3600, 21.5 * 3600, 19 * 3600.0, 60 * 60.0),
-}
-FREE_TIME = "free time at home"
-
-_SLEEP_RE = re.compile(r"\b(sleep|sleeping|asleep|go(?:es)? to bed|bedtime|in bed)\b", re.I)
-_MEAL_RE = re.compile(r"\b(breakfast|brunch|lunch|dinner|supper|eat|eating|meal|dine|dining)\b", re.I)
-_PREP_RE = re.compile(
-    r"\b(buy|buying|get|getting|prepare|preparing|prep|shop|shopping|wrap|wrapping|bake|baking|"
-    r"make|making|practi[cs]e|rehears\w*|plan|planning|organi[sz]e|invit\w*|decorat\w*|choose|"
-    r"pick|write|send|tell|remind|pack|ready|gift|present|before)\b|\bfor (?:the|tomorrow|his|her|their|my)\b",
-    re.I)
-
-Level = Literal["day", "hour", "minute"]
-NodeSource = Literal["model", "repair", "commitment", "fallback"]
-
-
-class PlanNode(BaseModel):
-    """One block of the plan tree; times are absolute game seconds."""
-
-    start: float
-    end: float
-    description: str
-    place: str | None = None
-    room: str | None = None  # a commitment's room: the agent acts inside it
-    level: Level = "day"
-    children: list["PlanNode"] = Field(default_factory=list)
-    source: NodeSource = "model"
-    commitment_id: str | None = None
-
-    def contains(self, t: float) -> bool:
-        return self.start <= t < self.end
-
-    def label(self) -> str:
-        return f"{hhmm(self.start)}-{hhmm(self.end)} {self.description}" + (f" @ {self.place}" if self.place else "")
-
-    def piece(self, start: float, end: float) -> "PlanNode":
-        kids = [c for c in self.children if c.end > start and c.start < end]
-        return self.model_copy(update={"start": start, "end": end, "children": kids})
-
-
-class PlanTree(BaseModel):
-    """One day's plan: day-level nodes with hour and minute children (III-A1)."""
-
-    day: int
-    nodes: list[PlanNode] = Field(default_factory=list)
-
-    def path(self, t: float) -> list[PlanNode]:
-        """Nodes containing `t`, from the day level down."""
-        out, level = [], self.nodes
-        while node := next((n for n in level if n.contains(t)), None):
-            out.append(node)
-            level = node.children
-        return out
-
-    def current(self, t: float) -> PlanNode | None:
-        p = self.path(t)
-        return p[-1] if p else None
-
-    def current_day_node(self, t: float) -> PlanNode | None:
-        p = self.path(t)
-        return p[0] if p else None
-
-    def next_boundary(self, t: float) -> float | None:
-        """Earliest start or end of any node after `t` (when the current leaf changes)."""
-        times = [x for n in self._walk() for x in (n.start, n.end) if x > t]
-        return min(times, default=None)
-
-    def leaves(self) -> list[PlanNode]:
-        return sorted((n for n in self._walk() if not n.children), key=lambda n: n.start)
-
-    def run_end(self, t: float) -> float | None:
-        """End of the run of back-to-back leaves that say the same as the leaf at `t` ("read",
-        "keep on: read", "read" ...): one activity, however finely the plan was cut."""
-        leaves = self.leaves()
-        k = next((i for i, n in enumerate(leaves) if n.contains(t)), None)
-        if k is None:
-            return None
-        end = leaves[k].end
-        for n in leaves[k + 1:]:
-            if n.start > end or not same_activity(n, leaves[k]):
-                break
-            end = n.end
-        return end
-
-    def _walk(self) -> Iterable[PlanNode]:
-        stack = list(self.nodes)
-        while stack:
-            n = stack.pop()
-            yield n
-            stack.extend(n.children)
-
-    def replace_window(self, t0: float, t1: float, nodes: list[PlanNode]) -> None:
-        """Replace what the plan says for [t0, t1) at the level of `nodes`, keeping the rest.
-
-        Day-level nodes are spliced into the top level; hour/minute nodes go into the
-        children of the node one level up that contains them, so the broader structure
-        (the day's activities, their times) survives a local replan (III-A1).
-        """
-        if not nodes:
-            return
-        level = nodes[0].level
-        if level == "day":
-            self.nodes = _splice(self.nodes, t0, t1, nodes)
-            return
-        parent_level = "day" if level == "hour" else "hour"
-        for parent in (n for n in self._walk() if n.level == parent_level):
-            lo, hi = max(t0, parent.start), min(t1, parent.end)
-            if lo >= hi:
-                continue
-            mine = [n.piece(max(n.start, lo), min(n.end, hi)) for n in nodes if n.end > lo and n.start < hi]
-            parent.children = _splice(parent.children, lo, hi, mine) if parent.children else mine
-
-    def to_dict(self) -> dict:
-        return self.model_dump()
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "PlanTree":
-        return cls.model_validate(data)
-
-
-def goal_text(description: str, place: str | None = None) -> str:
-    """What a plan item says to do, without the "keep on: " of a continued block or a repeat of
-    its own place ("read at Ludwig's House" @ Ludwig's House is "read")."""
-    text = description.removeprefix(KEEP_ON).strip()
-    if place and text.lower().endswith(f" at {place}".lower()):
-        text = text[: -len(f" at {place}")].strip()
-    return text or description
-
-
-def activity_key(description: str, place: str | None = None) -> str:
-    return " ".join(goal_text(description, place).lower().split())
-
-
-def same_activity(a: PlanNode, b: PlanNode) -> bool:
-    return a.place == b.place and activity_key(a.description, a.place) == activity_key(b.description, b.place)
-
-
-def _splice(seq: list[PlanNode], t0: float, t1: float, new: list[PlanNode]) -> list[PlanNode]:
-    """Cut [t0, t1) out of a sorted node list (trimming partial overlaps) and insert `new`."""
-    out: list[PlanNode] = []
-    for n in seq:
-        if n.end <= t0 or n.start >= t1:
-            out.append(n)
-            continue
-        if n.start < t0:
-            out.append(n.piece(n.start, t0))
-        if n.end > t1:
-            out.append(n.piece(t1, n.end))
-    return sorted(out + list(new), key=lambda n: n.start)
-
-
-# --- plan repair (pure) -----------------------------------------------------------------
-def is_sleep(desc: str) -> bool:
-    return bool(_SLEEP_RE.search(desc))
-
-
-def is_meal(desc: str) -> bool:
-    return bool(_MEAL_RE.search(desc))
-
-
-def is_preparation(desc: str) -> bool:
-    return bool(_PREP_RE.search(desc))
-
-
-def _protected(n: PlanNode) -> bool:
-    return n.source == "commitment"
-
-
-def _wrong_day(desc: str, day: int, start_date: date | None, other: list[Commitment],
-               today: list[Commitment], place_words: set[str]) -> bool:
-    """True for a block that schedules an event for another day (and is not preparation)."""
-    if is_preparation(desc):
-        return False
-    ref = parse_day_index(desc, day, start_date)
-    if ref is not None and ref != day:
-        return True
-    words = content_words(desc) - place_words
-    def hits(c: Commitment) -> bool:
-        cw = content_words(c.what) - place_words
-        return bool(words and cw) and len(words & cw) / min(len(words), len(cw)) >= 0.5
-    return any(hits(c) for c in other) and not any(hits(c) for c in today)
-
-
-def _insert(nodes: list[PlanNode], new: PlanNode) -> list[PlanNode]:
-    """Insert `new`, splitting whatever it overlaps (the overlapped activity resumes after)."""
-    return _splice(nodes, new.start, new.end, [new])
-
-
-def _free_slot(nodes: list[PlanNode], lo: float, hi: float, prefer: float, dur: float) -> float | None:
-    """A start in [lo, hi - dur] near `prefer` that overlaps no commitment or sleep block."""
-    blocked = [(n.start, n.end) for n in nodes if _protected(n) or is_sleep(n.description)]
-    cands = sorted({prefer, lo, *[e for _, e in blocked]}, key=lambda s: abs(s - prefer))
-    for s in cands:
-        if lo <= s <= hi - dur and not any(a < s + dur and s < b for a, b in blocked):
-            return s
-    return None
-
-
-def plan_repair(nodes: list[PlanNode], *, day: int, home: str, known_places: list[str],
-                commitments: list[Commitment] = (), other_commitments: list[Commitment] = (),
-                start_date: date | None = None) -> list[PlanNode]:
-    """Turn any list of day-level blocks into a valid day plan (see module docstring).
-
-    `commitments` are this day's (they are put back if missing); `other_commitments`
-    are other days' (blocks that hold them today are removed, preparation stays).
-    """
-    d0, d1 = day * DAY_S, (day + 1) * DAY_S
-    today = [c for c in commitments if c.day == day]
-    other = [c for c in other_commitments if c.day != day]
-    place_words = {w for p in known_places for w in content_words(p)}
-    out: list[PlanNode] = []
-    for n in sorted(nodes, key=lambda n: (n.start, n.end)):
-        desc = " ".join(n.description.split())
-        start, end = max(n.start, d0), min(n.end, d1)
-        if not desc or end - start <= 0 or n.source == "commitment":
-            continue
-        if _wrong_day(desc, day, start_date, other, today, place_words):
-            continue
-        place = match_place(n.place, known_places, home) or home
-        out.append(n.model_copy(update={"start": start, "end": end, "description": desc,
-                                        "place": place, "level": "day"}))
-    # Overlaps: a later-starting block wins (the model lists starts, not durations).
-    fixed: list[PlanNode] = []
-    for n in out:
-        if fixed and n.start < fixed[-1].end:
-            prev = fixed[-1]
-            if n.start <= prev.start:
-                fixed.pop()
-            else:
-                fixed[-1] = prev.piece(prev.start, n.start)
-        fixed.append(n)
-    out = fixed
-    for c in today:  # every commitment of the day, at its time and place
-        out = _put_commitment(out, c, d0, d1)
-    out = _ensure_sleep(out, d0, d1, home)
-    out = _ensure_meals(out, d0, home)
-    return _close_gaps(out, d0, d1, home)
-
-
-def _put_commitment(nodes: list[PlanNode], c: Commitment, d0: float, d1: float) -> list[PlanNode]:
-    start, end = max(c.start, d0), min(c.end, d1)
-    if end <= start:
-        return nodes
-    block = PlanNode(start=start, end=end, description=c.what, place=c.place, room=c.room, level="day",
-                     source="commitment", commitment_id=c.id)
-    nodes = _insert(nodes, block)
-    lead_start = max(d0, start - COMMITMENT_TRAVEL_LEAD_S)
-    if lead_start < start and not any(_protected(n) and n.end > lead_start and n.start < start for n in nodes):
-        nodes = _insert(nodes, PlanNode(start=lead_start, end=start, description=f"head to {c.place} for {c.what}",
-                                        place=c.place, level="day", source="commitment", commitment_id=c.id))
-    return nodes
-
-
-def _ensure_sleep(nodes: list[PlanNode], d0: float, d1: float, home: str) -> list[PlanNode]:
-    def sleep(a: float, b: float) -> PlanNode:
-        return PlanNode(start=a, end=b, description="sleep", place=home, level="day", source="repair")
-    if not any(is_sleep(n.description) and n.start <= d0 + 3600 for n in nodes):
-        awake = [n.start for n in nodes if not is_sleep(n.description) and n.start > d0]
-        wake = min(awake[0] if awake else d0 + WAKE_S, d0 + WAKE_LATEST_S)
-        if nodes and nodes[0].start <= d0 and not is_sleep(nodes[0].description):
-            wake = d0 + WAKE_S
-        wake = min([wake] + [n.start for n in nodes if _protected(n)])
-        if wake > d0:
-            nodes = _insert(nodes, sleep(d0, wake))
-    if not any(is_sleep(n.description) and n.start >= d0 + NIGHT_SLEEP_EARLIEST_S for n in nodes):
-        bed = d0 + BEDTIME_S
-        for n in nodes:
-            if _protected(n) and n.start < d1 and n.end > bed:
-                bed = n.end
-        if bed < d1:
-            nodes = _insert(nodes, sleep(bed, d1))
-    return nodes
-
-
-def _ensure_meals(nodes: list[PlanNode], d0: float, home: str) -> list[PlanNode]:
-    for meal, (lo, hi, prefer, dur) in MEALS.items():
-        lo, hi, prefer = d0 + lo, d0 + hi, d0 + prefer
-        if any(is_meal(n.description) and n.start < hi and n.end > lo for n in nodes):
-            continue
-        s = _free_slot(nodes, lo, hi, prefer, dur)
-        if s is None:
-            continue
-        here = next((n for n in nodes if n.contains(s)), None)
-        place = here.place if meal == "lunch" and here and here.place else home
-        nodes = _insert(nodes, PlanNode(start=s, end=s + dur, description=f"have {meal}", place=place,
-                                        level="day", source="repair"))
-    return nodes
-
-
-def _close_gaps(nodes: list[PlanNode], d0: float, d1: float, home: str) -> list[PlanNode]:
-    """No gaps (extend the previous activity or free time at home), no slivers, merged repeats."""
-    nodes = sorted(nodes, key=lambda n: n.start)
-    out: list[PlanNode] = []
-    cursor = d0
-    for n in nodes:
-        if n.start > cursor:
-            prev = out[-1] if out else None
-            if prev is not None and not _protected(prev) and not is_meal(prev.description):
-                out[-1] = prev.model_copy(update={"end": n.start})
-            else:
-                out.append(PlanNode(start=cursor, end=n.start, description=FREE_TIME, place=home,
-                                    level="day", source="repair"))
-        n = n.model_copy(update={"start": max(n.start, cursor)})
-        if n.end > n.start:
-            out.append(n)
-            cursor = n.end
-    if cursor < d1:
-        if out and not _protected(out[-1]):
-            out[-1] = out[-1].model_copy(update={"end": d1})
-        else:
-            out.append(PlanNode(start=cursor, end=d1, description="sleep", place=home, level="day", source="repair"))
-    merged: list[PlanNode] = []
-    for n in out:
-        prev = merged[-1] if merged else None
-        same = prev is not None and prev.description.lower() == n.description.lower() and prev.place == n.place \
-            and prev.commitment_id == n.commitment_id
-        tiny = prev is not None and n.end - n.start < MIN_BLOCK_S and not _protected(n) and not _protected(prev)
-        if same or tiny:
-            merged[-1] = prev.model_copy(update={"end": n.end, "children": prev.children + n.children})
-        else:
-            merged.append(n)
-    return merged
-
-
-def nodes_from_times(items: list[tuple[str, str, str | None]], day: int, level: Level = "day",
-                     source: NodeSource = "model", window: tuple[float, float] | None = None) -> list[PlanNode]:
-    """("HH:MM", description, place) items → contiguous nodes, each ending where the next starts."""
-    d0 = day * DAY_S
-    lo, hi = window or (d0, d0 + DAY_S)
-    timed = []
-    for hm, desc, place in items:
-        secs = parse_hhmm(hm)
-        if secs is None and (secs := parse_time_of_day(hm, allow_vague=False)) is None:
-            continue
-        t = d0 + secs
-        if lo <= t < hi and desc.strip():
-            timed.append((t, desc.strip(), place))
-    timed.sort(key=lambda x: x[0])
-    uniq = [x for i, x in enumerate(timed) if i == 0 or x[0] > timed[i - 1][0]]
-    if uniq and level != "day":
-        uniq[0] = (lo, uniq[0][1], uniq[0][2])  # sub-plans start with their parent
-    return [PlanNode(start=t, end=(uniq[i + 1][0] if i + 1 < len(uniq) else hi), description=desc,
-                     place=place, level=level, source=source) for i, (t, desc, place) in enumerate(uniq)]
 
 
 # --- LM functions -------------------------------------------------------------------------
@@ -566,9 +211,6 @@ def _steps_check(inputs: DecomposeInputs, steps: list[Step]) -> None:
                              window=(inputs.start, inputs.end))
     if not nodes:
         raise ValueError("no step starts inside the block")
-
-
-KEEP_ON = "keep on: "  # the second half of a block the model failed to decompose
 
 
 class HourlyDecomposition(LMFunction):

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from garp.mind.agent import AgentMind
-from garp.mind.conversation import (ConversationManager, SocialState, SpeakerContext, conversation_effects,
-                                    run_conversation)
+from garp.mind.conversation import ConversationManager, SocialState
+from garp.mind.dialogue import SpeakerContext, conversation_effects, run_conversation
 from garp.sim.cognition import Command, Job
 
 REQUEST_DEADLINE_WALL_S = 20.0  # play: deadline of each line request, wall s (IV-A)

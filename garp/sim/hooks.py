@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from garp.mind.commitments import Commitment, make_commitment
-from garp.mind.planning import COMMITMENT_TRAVEL_LEAD_S
+from garp.mind.plan_repair import COMMITMENT_TRAVEL_LEAD_S
 from garp.scenario.schema import Scenario, hhmm_to_seconds
 
 # --- tunables ---------------------------------------------------------------------------

@@ -19,8 +19,9 @@ from garp.mind.action import choose_action
 from garp.mind.agent import AgentMind
 from garp.mind.commitments import make_commitment
 from garp.mind.emotion import EmotionState
-from garp.mind.plan_repair import Friend, is_free_time, seek_company
-from garp.mind.planning import PlanContext, Planner, activity_key, goal_text, is_sleep
+from garp.mind.plan_repair import Friend, is_free_time, is_sleep, seek_company
+from garp.mind.plan_tree import activity_key, goal_text
+from garp.mind.planning import PlanContext, Planner
 from garp.mind.reflection import reflect
 from garp.scenario.schema import Scenario, hhmm_to_seconds
 from garp.sim.cognition import Command, Job

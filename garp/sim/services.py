@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from garp.mind.agent import Activity, AgentMind
-from garp.mind.planning import DAY_S, PlanContext, nodes_from_times, routine_activities
+from garp.mind.plan_tree import DAY_S, nodes_from_times
+from garp.mind.planning import PlanContext, routine_activities
 from garp.mind.reaction import react_to_state_change
 from garp.sim.cognition import Command, Job
 
