@@ -119,7 +119,8 @@ def run_check(names: list[str], args: Any, out: Path, progress: bool = True) -> 
     try:
         for name in names:
             for label, answer in variants(name):
-                for run in range(max(1, int(args.runs))):
+                first = int(getattr(args, "first_run", 0))  # a sweep can skip seeds already run
+                for run in range(first, first + max(1, int(args.runs))):
                     rows.append(run_one(name, answer, run, args, out, backend, embedder, progress))
     finally:
         embedder.close()
