@@ -112,6 +112,23 @@ def test_remember_provisional_then_scored_by_model(store, embedder, scheduler):
 
 
 @pytest.mark.model
+def test_lockstep_memory_is_scored_before_remember_returns(store, embedder, scheduler):
+    """Lockstep: a retrieval right after a write (a reflection's next question) must see the
+    model's score, not whatever the background task had reached by then."""
+    mem = AgentMemory("Ludwig", store, embedder, scheduler, personality_text="Ludwig is a composer.",
+                      score_inline=True)
+
+    async def run():
+        rec = await mem.remember("Erica said she cannot come to my birthday party after all.", t=100.0, type="chat")
+        return mem.pending, store.get(rec.id)
+    pending, rec = asyncio.run(run())
+    call = mem.calls[-1]
+    assert pending == 0 and call.function == "poignancy"
+    assert rec.poignancy == call.parsed["rating"] and rec.poignancy_scored == (not call.fallback_used)
+    assert mem.poignancy_since_reflection == rec.poignancy
+
+
+@pytest.mark.model
 def test_reflection_at_fifty_with_model(store, embedder, scheduler, monkeypatch):
     monkeypatch.setattr(refl, "MAX_QUESTIONS", 1)  # keep the real-model work to two calls
     mem = AgentMemory("Lena", store, embedder, scheduler=None, personality_text="Lena is a shy pianist.")

@@ -75,8 +75,12 @@ class AgentMemory:
     """One agent's view of the shared MemoryStore. Uses no clock: callers pass game time `t`."""
 
     def __init__(self, owner: str, store: MemoryStore, embedder, scheduler=None, *,
-                 personality_text: str = "") -> None:
+                 personality_text: str = "", score_inline: bool = False) -> None:
         self.owner = owner
+        # Lockstep runs score each memory before `remember` returns: a background score lands
+        # whenever the model gets to it, so a retrieval later in the same job (a reflection's
+        # second question after its first insight) would rank differently on a fast or slow run.
+        self.score_inline = score_inline
         self.store = store
         self.embedder = embedder
         self.scheduler = scheduler
@@ -94,7 +98,8 @@ class AgentMemory:
                        emotion: str = "neutral", intensity: float = 0.0, subject: str = "",
                        predicate: str = "", object: str = "", evidence=(), poignancy: int | None = None,
                        header: str = "") -> MemoryRecord:
-        """Write now with a provisional poignancy; the model's score arrives asynchronously."""
+        """Write now with a provisional poignancy; the model's score arrives asynchronously
+        (before returning when `score_inline`)."""
         vec = (await self.embedder.aembed([description]))[0]
         rec = self._make(description, t=t, type=type, location=location, emotion=emotion, intensity=intensity,
                          subject=subject, predicate=predicate, object=object, evidence=evidence,
@@ -102,6 +107,8 @@ class AgentMemory:
         self.store.add(rec, vec)
         if poignancy is not None:
             self._scored(rec, rec.poignancy, count=True)
+        elif self.score_inline and self.scheduler is not None:
+            await self._score(rec, count=True)
         else:
             self._schedule(rec)
         return rec

@@ -149,7 +149,7 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
             if h.name == "apology_floor":  # scoped to the scene's agents, with its own floor
                 rel_hooks.add(scenario.name, "apology_floor", agents=h.agents or None, **h.params)
         minds: dict[str, AgentMind] = {}
-        # One batched embedding of every persona seed fills the embedder's LRU (IV-B batching).
+        # One embedding call for every persona seed fills the embedder's LRU (IV-B amortisation).
         embedder.embed([m.text for p in personas.values() for m in p.seed_memories][:EMBED_LRU_ROOM])
         for name, persona in personas.items():
             mind = AgentMind(persona, needs_enabled=switches["needs"])
@@ -159,7 +159,8 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
             mind.relationships = Relationships(name, mind.personality, rel_hooks)
             mind.relationships.seed(persona)
             mind.needs.values.update(scenario.start_needs.get(name, {}))
-            mind.memory = AgentMemory(name, store, embedder, scheduler, personality_text=mind.personality.personality_text)
+            mind.memory = AgentMemory(name, store, embedder, scheduler, personality_text=mind.personality.personality_text,
+                                      score_inline=lockstep)
             mind.memory.seed(persona, clock.t)  # before the loop starts: a sync embed never blocks it
             minds[name] = mind
         _preseed_relationships(scenario, minds, clock.t)
