@@ -15,10 +15,7 @@ from sim_helpers import Shared
 # The 20-agent town is checked over its morning only: recording its full day takes the bundled
 # model well over an hour on 2 cores (README, Known limits).
 PARTIAL_HOURS = {"town": 6.0}
-# Not replayed in CI yet (README, Known limits): dinner_party is not recorded (five guests
-# talking all evening took longer to record than the session had left).
-NOT_RECORDED = {"dinner_party"}
-SCENARIOS = [n for n in list_scenarios() if n not in NOT_RECORDED]
+SCENARIOS = list_scenarios()
 LABELS = [label for name in SCENARIOS for label, _ in check.variants(name)]
 
 
