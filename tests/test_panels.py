@@ -195,6 +195,18 @@ def test_live_panels_read_the_simulation(live):
     assert "sociability: very extraverted   (introverted .. extraverted) +3" in persona
 
 
+def test_map_label_shows_what_an_idle_body_is_doing(live):
+    """A scene opens with each agent's routine activity (a mind-level stay): the map label must
+    say it, not 'idle', while the body has no object or walk of its own."""
+    from garp.game import view_model as vm
+    shown = {b.name: b.activity for b in vm.bodies(live.world, live.clock.t, live.minds)}
+    idle_bodies = [n for n in live.minds if live.world.bodies[n].activity == "idle"]
+    assert idle_bodies  # nobody has walked or used anything yet
+    for name in idle_bodies:
+        act = live.minds[name].activity
+        assert act.kind == "stay" and shown[name] == act.description != "idle"
+
+
 def _slider_rect(tab, axis: str) -> pygame.Rect:
     return next(r for r, row, _ in tab.list._hits if row.kind == "slider" and row.text.startswith(axis))
 

@@ -148,6 +148,8 @@ def test_out_of_reach_use_is_refused_and_walking_away_ends_use(world):
     world.add_agent("Ana", "Johnson Park")
     assert world.start_use("Ana", STOVE, "cook", 0) is False
     world.walk_to("Ana", STOVE)
+    stove = world.objects.get(STOVE)
+    assert world.bodies["Ana"].activity == f"walking to {stove.name} ({stove.place})"  # the label, not the id
     t, _ = walk(world, "Ana")
     assert world.can_reach("Ana", STOVE)
     assert world.start_use("Ana", STOVE, "cook", t)

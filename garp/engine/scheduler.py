@@ -31,7 +31,7 @@ from garp.errors import GarpError
 DEFAULT_CHOICE_MODE = "score"  # benchmarks/decision_modes.py: score beats generate on SmolLM2-135M
 DEFAULT_BLEND = 0.5            # weight of caller utilities against model log-likelihood in score mode
 DEFAULT_CALIBRATE = True       # score mode subtracts each option's likelihood without the situation (PMI)
-STALE_AFTER_S = 30.0           # a droppable request this far past its deadline is answered by its fallback
+STALE_AFTER_S = 5.0            # a droppable request this far past its deadline is answered by its fallback
 TOK_WINDOW_S = 60.0            # throughput window for stats(), wall seconds
 CHOICE_PRIORITY = 3            # action choice sits between conversation lines (1-2) and poignancy (8)
 

@@ -122,7 +122,7 @@ class TownView:
             self.camera.pan_screen(dx * PAN_SPEED * dt, dy * PAN_SPEED * dt)
 
     def draw(self, surface: pygame.Surface) -> None:
-        bodies = vm.bodies(vm.attr(self.sim, "world"), vm.game_time(self.sim))
+        bodies = vm.bodies(vm.attr(self.sim, "world"), vm.game_time(self.sim), vm.attr(self.sim, "minds"))
         self.renderer.draw(surface, self.camera, bodies, self.selected, self.rect)
 
 

@@ -66,8 +66,9 @@ class BodyView:
     anim_phase: float = 0.0
 
 
-def bodies(world: Any, t: float) -> list[BodyView]:
+def bodies(world: Any, t: float, minds: Any = None) -> list[BodyView]:
     out = []
+    minds = dict(minds or {})
     for name, body in dict(attr(world, "bodies", default={})).items():
         bubble = attr(body, "bubble")
         text = ""
@@ -81,7 +82,7 @@ def bodies(world: Any, t: float) -> list[BodyView]:
             using = " ".join(str(u) for u in reversed(using))  # (object_id, verb) -> "verb object_id"
         out.append(BodyView(
             name=name, x=_num(attr(body, "x")), y=_num(attr(body, "y")),
-            activity=str(attr(body, "activity", default="") or ""),
+            activity=_shown_activity(body, minds.get(name)),
             place=str(attr(body, "place", default="") or ""),
             using=str(using),
             facing=str(attr(body, "facing", default="down") or "down"),
@@ -89,6 +90,16 @@ def bodies(world: Any, t: float) -> list[BodyView]:
             bubble=text, anim_phase=_num(attr(body, "anim_phase", default=0.0)),
         ))
     return out
+
+
+def _shown_activity(body: Any, mind: Any) -> str:
+    """The body's own activity (walking, using an object); when the body is idle, what the mind is
+    doing instead — the routine activity a scene opens with, a chat, waiting for someone."""
+    shown = str(attr(body, "activity", default="") or "")
+    act = attr(mind, "activity")
+    if shown in ("", "idle") and act is not None and attr(act, "kind", default="idle") != "idle":
+        return str(attr(act, "description", default="") or shown)
+    return shown
 
 
 @dataclass

@@ -186,7 +186,7 @@ class World:
             self.finish_use(name, t, completed=False)
         body.path, body.goal, body.goal_xy, body.destination = path, goal, goal_xy, label
         body.moving = True
-        body.activity = f"walking to {label}"
+        body.activity = f"walking to {self._shown_target(target, label)}"
         self._emit("move", name, t, **{"from": body.place, "to": label})
         return True
 
@@ -210,6 +210,13 @@ class World:
         if self.walkable(tile):
             return [tile], (x, y), f"{int(x)},{int(y)}"
         return [self._nearest(tile)], None, f"{int(x)},{int(y)}"
+
+    def _shown_target(self, target: Any, label: str) -> str:
+        """What a player reads over a walker: an object by its name and place, not its id."""
+        if isinstance(target, str) and target.partition(": ")[0] not in self.town.places:
+            obj = self._object(target)
+            return f"{obj.name} ({obj.place})" if obj.place else obj.name
+        return label
 
     def _object(self, object_id: str) -> Any:
         try:
