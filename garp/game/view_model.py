@@ -68,7 +68,7 @@ class BodyView:
 
 def bodies(world: Any, t: float, minds: Any = None) -> list[BodyView]:
     out = []
-    minds = dict(minds or {})
+    minds = minds or {}
     for name, body in dict(attr(world, "bodies", default={})).items():
         bubble = attr(body, "bubble")
         text = ""

@@ -24,7 +24,7 @@ from datetime import date
 
 from garp.mind.commitments import Commitment, content_words, match_place, parse_day_index
 from garp.mind.needs import URGENT_THRESHOLD
-from garp.mind.plan_tree import DAY_S, LOOKAHEAD_S, PlanNode, PlanTree, _splice
+from garp.mind.plan_tree import DAY_S, LOOKAHEAD_S, PlanNode, PlanTree, splice
 
 # --- tunables -------------------------------------------------------------------------
 MIN_BLOCK_S = 5 * 60.0  # shorter blocks are merged into their neighbour
@@ -93,7 +93,7 @@ def _wrong_day(desc: str, day: int, start_date: date | None, other: list[Commitm
 
 def _insert(nodes: list[PlanNode], new: PlanNode) -> list[PlanNode]:
     """Insert `new`, splitting whatever it overlaps (the overlapped activity resumes after)."""
-    return _splice(nodes, new.start, new.end, [new])
+    return splice(nodes, new.start, new.end, [new])
 
 
 def _free_slot(nodes: list[PlanNode], lo: float, hi: float, prefer: float, dur: float) -> float | None:

@@ -111,7 +111,7 @@ class PlanTree(BaseModel):
             return
         level = nodes[0].level
         if level == "day":
-            self.nodes = _splice(self.nodes, t0, t1, nodes)
+            self.nodes = splice(self.nodes, t0, t1, nodes)
             return
         parent_level = "day" if level == "hour" else "hour"
         for parent in (n for n in self._walk() if n.level == parent_level):
@@ -119,7 +119,7 @@ class PlanTree(BaseModel):
             if lo >= hi:
                 continue
             mine = [n.piece(max(n.start, lo), min(n.end, hi)) for n in nodes if n.end > lo and n.start < hi]
-            parent.children = _splice(parent.children, lo, hi, mine) if parent.children else mine
+            parent.children = splice(parent.children, lo, hi, mine) if parent.children else mine
 
     def to_dict(self) -> dict:
         return self.model_dump()
@@ -146,7 +146,7 @@ def same_activity(a: PlanNode, b: PlanNode) -> bool:
     return a.place == b.place and activity_key(a.description, a.place) == activity_key(b.description, b.place)
 
 
-def _splice(seq: list[PlanNode], t0: float, t1: float, new: list[PlanNode]) -> list[PlanNode]:
+def splice(seq: list[PlanNode], t0: float, t1: float, new: list[PlanNode]) -> list[PlanNode]:
     """Cut [t0, t1) out of a sorted node list (trimming partial overlaps) and insert `new`."""
     out: list[PlanNode] = []
     for n in seq:

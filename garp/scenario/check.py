@@ -116,11 +116,12 @@ def run_check(names: list[str], args: Any, out: Path, progress: bool = True) -> 
         load_scenario(n)  # a bad file fails before any model loads
     backend, embedder = shared_engine(args)
     rows = []
+    first = int(getattr(args, "first_run", 0))  # a run's index is its seed; a sweep can skip seeds already run
+    runs = range(first, first + max(1, int(args.runs)))
     try:
         for name in names:
             for label, answer in variants(name):
-                first = int(getattr(args, "first_run", 0))  # a sweep can skip seeds already run
-                for run in range(first, first + max(1, int(args.runs))):
+                for run in runs:
                     rows.append(run_one(name, answer, run, args, out, backend, embedder, progress))
     finally:
         embedder.close()

@@ -315,10 +315,8 @@ class Brain:
         """Reflection (III-A2) after any job whose memories pushed poignancy past the threshold."""
         for name in self._involved(job):
             mind = self.minds[name]
-            if not mind.memory.reflection_due():
+            if not mind.memory.reflection_due():  # handle() has drained lockstep scores already
                 continue
-            if self.sequential:
-                await mind.memory.drain()
             emo = mind.emotion.current
             result = await reflect(mind.memory, self.scheduler, t=job.asked_t,
                                    personality_text=mind.personality.personality_text,

@@ -174,7 +174,7 @@ class World:
         """
         body = self.body(name)
         t = self.t if t is None else t
-        goals, goal_xy, label = self._goals(body, target)
+        goals, goal_xy, label, shown = self._goals(body, target)
         start = body.tile if self.walkable(body.tile) else self._nearest(body.tile)
         for goal in goals:
             path = self._path(start, goal)
@@ -186,7 +186,7 @@ class World:
             self.finish_use(name, t, completed=False)
         body.path, body.goal, body.goal_xy, body.destination = path, goal, goal_xy, label
         body.moving = True
-        body.activity = f"walking to {self._shown_target(target, label)}"
+        body.activity = f"walking to {shown}"
         self._emit("move", name, t, **{"from": body.place, "to": label})
         return True
 
@@ -198,25 +198,19 @@ class World:
         # Always pass through the start tile's centre first so no move cuts a wall corner.
         return path if path and path[0] == start else [start, *path]
 
-    def _goals(self, body: Body, target: Any) -> tuple[list[Tile], tuple[float, float] | None, str]:
-        """Candidate goal tiles (best first), an exact end point, and a label for logs."""
+    def _goals(self, body: Body, target: Any) -> tuple[list[Tile], tuple[float, float] | None, str, str]:
+        """Candidate goal tiles (best first), an exact end point, a label for logs and the text a
+        player reads over the walker (an object by its name and place, not its id)."""
         if isinstance(target, str) and target.partition(": ")[0] in self.town.places:
-            return [self._place_tile(target)], None, target
+            return [self._place_tile(target)], None, target, target
         if isinstance(target, str):
             obj = self._object(target)
-            return self._object_goals(body, obj), None, target
+            shown = f"{obj.name} ({obj.place})" if obj.place else obj.name
+            return self._object_goals(body, obj), None, target, shown
         x, y = (float(v) for v in target)
         tile = (int(x) // TILE_PX, int(y) // TILE_PX)
-        if self.walkable(tile):
-            return [tile], (x, y), f"{int(x)},{int(y)}"
-        return [self._nearest(tile)], None, f"{int(x)},{int(y)}"
-
-    def _shown_target(self, target: Any, label: str) -> str:
-        """What a player reads over a walker: an object by its name and place, not its id."""
-        if isinstance(target, str) and target.partition(": ")[0] not in self.town.places:
-            obj = self._object(target)
-            return f"{obj.name} ({obj.place})" if obj.place else obj.name
-        return label
+        label = f"{int(x)},{int(y)}"
+        return ([tile], (x, y), label, label) if self.walkable(tile) else ([self._nearest(tile)], None, label, label)
 
     def _object(self, object_id: str) -> Any:
         try:
