@@ -8,7 +8,8 @@ import pytest
 
 from garp.mind.conversation import COOLDOWN_S, ConversationManager, SocialState
 from garp.mind.dialogue import (
-    MAX_LINE_WORDS, ConversationLine, LineInputs, LineOut, SpeakerContext, conversation_effects, run_conversation,
+    MAX_LINE_WORDS, ConversationLine, LineInputs, LineOut, SpeakerContext, SpokenLine, Transcript,
+    conversation_effects, run_conversation,
 )
 
 
@@ -199,3 +200,31 @@ def test_an_invitation_visit_is_a_meeting_though_only_the_host_holds_it():
     m = ConversationManager().meeting(ren, ludwig, t)
     assert m is not None and (m.host, m.partner) == ("Ludwig", "Ren")
     assert ConversationManager().meeting(ren.model_copy(update={"place": "Park"}), ludwig, t) is None
+
+
+class _DeadlineLog:
+    """The real scheduler, noting the deadline each call was given."""
+
+    def __init__(self, scheduler):
+        self.scheduler, self.deadlines = scheduler, []
+
+    def deadline_in(self, seconds):
+        return self.scheduler.deadline_in(seconds)
+
+    async def call(self, fn, inputs, **kw):
+        self.deadlines.append((fn.name, kw.get("deadline")))
+        return await self.scheduler.call(fn, inputs, **kw)
+
+
+def test_in_play_every_call_after_a_conversation_has_a_deadline(scheduler):
+    """Without one a summary waits behind every request that has a deadline, and both speakers
+    stay booked (seen in play: two agents frozen for two game hours at 75x)."""
+    log = _DeadlineLog(scheduler)
+    tr = Transcript(participants=["Ludwig", "Maria"], place="Park", start_t=0.0, end_t=20.0,
+                    lines=[SpokenLine(speaker="Ludwig", text="Come to my party tomorrow at 7pm!", t=0.0),
+                           SpokenLine(speaker="Maria", text="I will be there at 7pm.", t=20.0)])
+    asyncio.run(conversation_effects(tr, log, known_places=["Park", "Ludwig's House"], known_agents=["Ludwig", "Maria"],
+                                     deadline_s=20.0))
+    assert [name for name, _ in log.deadlines] == ["conversation_summary", "conversation_summary",
+                                                   "commitment_extraction"]
+    assert all(d is not None for _, d in log.deadlines)

@@ -267,6 +267,11 @@ async def _retrieve(ctx: SpeakerContext, query: str, t: float) -> list[str]:
     return [_memory_text(m) for m in found]
 
 
+def call_deadline(scheduler, deadline_s: float | None) -> float | None:
+    """A deadline `deadline_s` wall seconds from now (None: no deadline, as in lockstep)."""
+    return scheduler.deadline_in(deadline_s) if deadline_s is not None and hasattr(scheduler, "deadline_in") else None
+
+
 async def run_conversation(a_ctx: SpeakerContext, b_ctx: SpeakerContext, scheduler, t: float, *,
                            max_turns_each: int = MAX_TURNS_EACH, on_line: Callable[[SpokenLine], Any] | None = None,
                            now: Callable[[], float] | None = None, deadline_s: float | None = None,
@@ -283,8 +288,8 @@ async def run_conversation(a_ctx: SpeakerContext, b_ctx: SpeakerContext, schedul
                             relationship=sp.relationship, memories=await _retrieve(sp, query, t_line),
                             history=tr.as_text(), exemplars=sp.exemplars, urgent_thoughts=sp.urgent_thoughts,
                             reserved=sp.reserved, place=tr.place, purpose=sp.purpose, last_turn=k >= total - 2)
-        deadline = scheduler.deadline_in(deadline_s) if deadline_s is not None and hasattr(scheduler, "deadline_in") else None
-        out, rec = await scheduler.call(ConversationLine(), inputs, agent=sp.name, deadline=deadline, game_time=t_line)
+        out, rec = await scheduler.call(ConversationLine(), inputs, agent=sp.name,
+                                        deadline=call_deadline(scheduler, deadline_s), game_time=t_line)
         if records is not None:
             records.append(rec)
         line = SpokenLine(speaker=sp.name, text=out.line, t=t_line, call_id=rec.id, fallback=rec.fallback_used)
@@ -316,15 +321,17 @@ def names_a_time(lines: list[str]) -> bool:
 
 async def conversation_effects(tr: Transcript, scheduler, *, known_places: list[str], known_agents: list[str] = (),
                                start_date: date | None = None, clock_label: str = "",
-                               conversation_id: str | None = None, records: list | None = None) -> ConversationEffects:
-    """Summaries (one model call each), extracted commitments (one call, only if a time was named)."""
+                               conversation_id: str | None = None, records: list | None = None,
+                               deadline_s: float | None = None) -> ConversationEffects:
+    """Summaries (one model call each), extracted commitments (one call, only if a time was named);
+    each call due `deadline_s` wall seconds after it is asked (None: no deadline)."""
     a, b = tr.participants
     lines = tr.as_text()
     summaries: dict[str, str] = {}
     for owner, partner in ((a, b), (b, a)):
         out, rec = await scheduler.call(ConversationSummary(), SummaryInputs(owner=owner, partner=partner, lines=lines,
                                                                               place=tr.place),
-                                        agent=owner, game_time=tr.end_t)
+                                        agent=owner, deadline=call_deadline(scheduler, deadline_s), game_time=tr.end_t)
         summaries[owner] = out.summary
         if records is not None:
             records.append(rec)
@@ -333,7 +340,8 @@ async def conversation_effects(tr: Transcript, scheduler, *, known_places: list[
         inputs = ExtractionInputs(speakers=[a, b], lines=lines, now_t=tr.end_t, start_date=start_date,
                                   known_places=list(known_places), known_agents=list(known_agents),
                                   clock_label=clock_label)
-        out, rec = await scheduler.call(CommitmentExtraction(), inputs, agent=a, game_time=tr.end_t)
+        out, rec = await scheduler.call(CommitmentExtraction(), inputs, agent=a,
+                                        deadline=call_deadline(scheduler, deadline_s), game_time=tr.end_t)
         if records is not None:
             records.append(rec)
         commitments = commitments_from_extraction(inputs, out)

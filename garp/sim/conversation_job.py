@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from garp.mind.agent import AgentMind
 from garp.mind.conversation import ConversationManager, SocialState
-from garp.mind.dialogue import SpeakerContext, conversation_effects, run_conversation
+from garp.mind.dialogue import SpeakerContext, call_deadline, conversation_effects, run_conversation
 from garp.sim.cognition import Command, Job
 
-REQUEST_DEADLINE_WALL_S = 20.0  # play: deadline of each line request, wall s (IV-A)
+# play: deadline of each request after the decision to talk, wall s (IV-A); without one a request
+# waits behind every request that has one, and both speakers stay booked meanwhile
+REQUEST_DEADLINE_WALL_S = 20.0
 
 if TYPE_CHECKING:
     from garp.sim.pipeline import Brain
@@ -49,17 +51,18 @@ async def converse(brain: "Brain", job: Job, a: AgentMind, b: AgentMind) -> list
     purpose = meeting.get("what", "")
     # an invitation errand or a meeting always talks; otherwise the model decides (III-A9)
     if not topic and not reply_topic and not purpose:
-        talk, _ = await ConversationManager().decide(sa, sb, brain.scheduler, t)
+        talk, _ = await ConversationManager().decide(sa, sb, brain.scheduler, t, deadline=brain.deadline())
         if not talk:
             brain.log.emit("chat_declined", t, agent=a.name, partner=b.name)
             return []
+    per_call_s = None if brain.sequential else REQUEST_DEADLINE_WALL_S
     tr = await run_conversation(speaker(brain, a, b.name, place, topic, purpose),
                                 speaker(brain, b, a.name, place, reply_topic, purpose),
-                                brain.scheduler, t,
-                                deadline_s=None if brain.sequential else REQUEST_DEADLINE_WALL_S)
+                                brain.scheduler, t, deadline_s=per_call_s)
     eff = await conversation_effects(tr, brain.scheduler, known_places=brain.known_places,
                                      known_agents=list(brain.minds), start_date=brain.scenario.start_date,
-                                     clock_label=p.get("clock_label", ""), conversation_id=p.get("chat_id"))
+                                     clock_label=p.get("clock_label", ""), conversation_id=p.get("chat_id"),
+                                     deadline_s=per_call_s)
     pairs = [(l.speaker, l.text) for l in tr.lines]
     commands: list[Command] = []
     for me, other in ((a, b), (b, a)):
@@ -69,7 +72,8 @@ async def converse(brain: "Brain", job: Job, a: AgentMind, b: AgentMind) -> list
                                        intensity=emo.intensity)
         brain.log.emit("memory", tr.end_t, agent=me.name, type="chat", text=summary[:200])
         change, _ = await me.relationships.appraise(brain.scheduler, other.name, pairs, t=tr.end_t, purpose=purpose,
-                                                    arranged_by=meeting.get("host", ""))
+                                                    arranged_by=meeting.get("host", ""),
+                                                    deadline=call_deadline(brain.scheduler, per_call_s))
         rel = me.relationships.get(other.name)
         brain.log.emit("relationship", tr.end_t, agent=me.name, other=other.name, sentiment=round(rel.sentiment, 4),
                        trust=round(rel.trust, 4), familiarity=round(rel.familiarity, 4),
