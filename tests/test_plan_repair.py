@@ -9,7 +9,7 @@ from garp.mind.affordance_filter import CAP, Candidate, with_novel
 from garp.mind.needs import DEFAULT_RATES, Needs
 from garp.mind.persona import parse_traits
 from garp.mind.personality import CompiledPersonality
-from garp.mind.plan_repair import Friend, seek_company
+from garp.mind.plan_repair import FREE_TIME, Friend, end_visit, seek_company
 from garp.mind.plan_tree import PlanNode, PlanTree
 
 H = 3600.0
@@ -44,6 +44,19 @@ def test_same_evening_extravert_replans_a_visit_others_stay(traits, visits):
         assert tree.current(23.5 * H).description == "sleep"  # sleep and the rest of the day untouched
     else:
         assert all(n.place == HOME for n in tree.nodes)
+
+
+def test_a_visit_that_finds_the_friend_out_becomes_the_evening_at_home():
+    t = 17 * H + 300
+    needs, tree = _needs("very extraverted", t), _evening()
+    visit = seek_company(tree, t, home=HOME, social=needs.values["social"], social_rate=needs.rates["social"],
+                         friends=FRIENDS)
+    assert visit.visiting == "Ren" and "over dinner" in visit.description
+    back = end_visit(tree, visit, 18 * H, HOME)
+    assert (back.start, back.end, back.place) == (18 * H, 23 * H, HOME)
+    assert back.description == f"dinner and {FREE_TIME}"  # the shared dinner is eaten at home
+    assert tree.current(17.75 * H).place == "Ren's House"  # the walk there already happened
+    assert tree.current(21 * H).place == HOME and tree.current(23.5 * H).description == "sleep"
 
 
 def test_no_visit_without_a_close_friend_or_free_time():

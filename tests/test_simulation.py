@@ -183,3 +183,28 @@ def test_every_model_call_of_a_job_shares_the_jobs_deadline():
     asyncio.run(brain.handle(Job(agent="Ada", kind="probe", asked_t=0.0, due_t=0.0, payload={})))
     assert seen[0] == seen[1] and seen[2] == seen[3] and seen[2] > seen[0]
     assert brain.deadline() is None  # outside a job
+
+
+@pytest.mark.model
+def test_a_visitor_who_finds_the_friend_out_goes_home(tmp_path, sim_engine):
+    """Lonely Mika's company rule sends her to Ren's house while Ren works a late shift at the
+    cafe: she finds nobody in, goes home for the evening and does not go back."""
+    from pathlib import Path
+
+    from garp.scenario.goals import check_goals
+    from garp.sim.runner import run_headless
+    backend, embedder = sim_engine
+    args = types.SimpleNamespace(out=str(tmp_path / "run"), seed=0, cache=str(seeded_cache(tmp_path)))
+    scenario = Path(__file__).parent / "scenarios" / "friend_out.json"
+    sim = run_headless(scenario, args, backend=backend, embedder=embedder)
+    events = sim.log.events
+    visits = [e for e in events if e["kind"] == "plan" and e["agent"] == "Mika" and e.get("reason") == "social need"]
+    assert visits and "visit Ren" in visits[0]["items"][0]
+    missed = [e for e in events if e["kind"] == "plan" and e["agent"] == "Mika" and e.get("reason") == "friend not home"]
+    assert len(missed) == 1 and "Mika's House" in missed[0]["items"][0], missed
+    at_ren = [e for e in events if e["kind"] == "arrive" and e["agent"] == "Mika" and e["place"] == "Ren's House"]
+    assert at_ren and at_ren[-1]["t"] <= missed[0]["t"], "she went back to the empty house"
+    failed = [r.detail for r in check_goals(sim.goals(), events) if not r.passed]
+    assert not failed, failed  # among them: Mika at home from 18:30 to 21:00
+    memories = [r.description for r in sim.minds["Mika"].memory.recent(40)]
+    assert any("Ren was not at home" in m for m in memories), memories

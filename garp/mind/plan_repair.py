@@ -11,7 +11,8 @@ Need-driven (`seek_company`): the model writes the plan; these rules only change
 time, never commitments, meals, work or sleep. The rule for company: when the social
 need will be urgent before the evening at home that a free-time block opens is over, and
 a friend with positive closeness lives in town, that stretch becomes "visit <friend> at
-<friend's home>". Temperament reaches it only through the trait-scaled need rates
+<friend's home>". A visitor who finds the friend out goes home for the rest of that
+stretch (`end_visit`) instead of waiting in an empty house. Temperament reaches it only through the trait-scaled need rates
 (Eq. 2): an extravert's loneliness outgrows the evening, an introvert's does not. The
 same rule applies to every agent.
 """
@@ -264,8 +265,8 @@ def home_stretch(tree: PlanTree, node: PlanNode, home: str) -> tuple[float, floa
     return node.start, end
 
 
-def visit_window(tree: PlanTree, t: float, *, home: str, social: float, social_rate: float,
-                 friends: list[Friend]) -> tuple[float, float] | None:
+def visit_window(tree: PlanTree, t: float, *, home: str, social: float, social_rate: float
+                 ) -> tuple[float, float] | None:
     """The (start, end) a company visit should take, or None (see module docstring).
 
     Looks at free-time blocks at home running at `t` or starting within the buffer zone; a
@@ -273,8 +274,6 @@ def visit_window(tree: PlanTree, t: float, *, home: str, social: float, social_r
     before the stretch at home it opens is over. The visit takes that whole stretch (a meal
     in it is shared with the friend).
     """
-    if best_friend(friends, home) is None:
-        return None
     horizon = t + LOOKAHEAD_S[1]
     for node in sorted(tree.nodes, key=lambda n: n.start):
         if node.end <= t or node.start > horizon or not is_free_time(node, home):
@@ -300,7 +299,8 @@ def insert_visit(tree: PlanTree, window: tuple[float, float], friend: Friend) ->
     shared = next((m for m in ("dinner", "lunch", "breakfast") for n in tree.nodes
                    if n.start < end and n.end > start and m in n.description.lower()), None)
     desc = f"visit {friend.name} at {friend.home}" + (f" over {shared}" if shared else "")
-    visit = PlanNode(start=start, end=end, description=desc, place=friend.home, level="day", source="repair")
+    visit = PlanNode(start=start, end=end, description=desc, place=friend.home, level="day", source="repair",
+                     visiting=friend.name)
     tree.replace_window(start, end, [visit])
     return visit
 
@@ -310,8 +310,17 @@ def seek_company(tree: PlanTree | None, t: float, *, home: str, social: float, s
     """Apply the company rule to `tree` in place; returns the inserted visit or None."""
     if tree is None:
         return None
-    window = visit_window(tree, t, home=home, social=social, social_rate=social_rate, friends=friends)
     friend = best_friend(friends, home)
+    window = visit_window(tree, t, home=home, social=social, social_rate=social_rate) if friend else None
     if window is None or friend is None or window[1] - window[0] < MIN_BLOCK_S:
         return None
     return insert_visit(tree, window, friend)
+
+
+def end_visit(tree: PlanTree, visit: PlanNode, t: float, home: str) -> PlanNode:
+    """The friend is out: the rest of `visit` becomes time at home (a meal it shared stays a meal)."""
+    meal = re.search(r"\bover (\w+)$", visit.description)
+    desc = f"{meal.group(1)} and {FREE_TIME}" if meal else FREE_TIME
+    back = PlanNode(start=t, end=visit.end, description=desc, place=home, level="day", source="repair")
+    tree.replace_window(t, visit.end, [back])
+    return back

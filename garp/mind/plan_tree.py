@@ -37,6 +37,7 @@ class PlanNode(BaseModel):
     children: list["PlanNode"] = Field(default_factory=list)
     source: NodeSource = "model"
     commitment_id: str | None = None
+    visiting: str | None = None  # a company visit: the friend it is for (plan_repair)
 
     def contains(self, t: float) -> bool:
         return self.start <= t < self.end

@@ -19,7 +19,7 @@ from garp.mind.action import choose_action
 from garp.mind.agent import AgentMind
 from garp.mind.commitments import make_commitment
 from garp.mind.emotion import EmotionState
-from garp.mind.plan_repair import Friend, is_free_time, is_sleep, seek_company
+from garp.mind.plan_repair import Friend, end_visit, is_free_time, is_sleep, seek_company
 from garp.mind.plan_tree import activity_key, goal_text
 from garp.mind.planning import PlanContext, Planner
 from garp.mind.reflection import reflect
@@ -53,6 +53,7 @@ class Brain:
         self.sequential = sequential
         self.hooks = SceneHooks(scenario)
         self.affordances = AffordanceEmbeddings(embedder)
+        self.company_off_until: dict[str, float] = {}  # agent -> game s the company rule rests until
         self.planners = {n: Planner(scheduler, m.commitments, agent=n, minute_level=switches["minute_plans"])
                          for n, m in minds.items()}
 
@@ -171,6 +172,7 @@ class Brain:
         day = int(t // DAY_S)
         if planner.tree is None or planner.tree.day != day:  # the decision falls on a new day
             out += await self._plan(mind, day, job.asked_t, p)
+        out += await self._end_missed_visit(mind, planner, t, job.asked_t, p)
         out += self._seek_company(mind, planner, t, job.asked_t, p)
         out += self._scene_nerves(mind, job.asked_t)
         await self._lookahead(mind, planner, t, job.asked_t)
@@ -265,7 +267,7 @@ class Brain:
     def _seek_company(self, mind: AgentMind, planner: Planner, t: float, asked_t: float,
                       p: dict[str, Any]) -> list[Command]:
         """Need-driven replan (plan_repair): free time becomes a visit when loneliness will outgrow it."""
-        if not self.switches["needs"] or planner.tree is None:
+        if not self.switches["needs"] or planner.tree is None or t < self.company_off_until.get(mind.name, 0.0):
             return []
         rels = mind.relationships
         friends = [Friend(n, self.homes.get(n, ""), rels.closeness(n)) for n in sorted(self.minds)
@@ -275,6 +277,20 @@ class Brain:
         if visit is None:
             return []
         self.log.emit("plan", asked_t, agent=mind.name, level="day", reason="social need", items=[visit.label()])
+        return [Command(mind.name, "set_plan", {"tree": planner.tree, "day": planner.tree.day})]
+
+    async def _end_missed_visit(self, mind: AgentMind, planner: Planner, t: float, asked_t: float,
+                                p: dict[str, Any]) -> list[Command]:
+        """A company visit that finds the friend out ends: home for the rest of it, and the
+        company rule rests until then (it would only send the agent back to the empty house)."""
+        node = planner.tree.current_day_node(t) if planner.tree is not None and p.get("friend_out") else None
+        if node is None or not node.visiting:
+            return []
+        back = end_visit(planner.tree, node, t, mind.persona.home)
+        self.company_off_until[mind.name] = back.end
+        await mind.memory.remember(f"{mind.name} went to see {node.visiting} at {node.place}, "
+                                   f"but {node.visiting} was not at home", t=asked_t, type="event", location=node.place)
+        self.log.emit("plan", asked_t, agent=mind.name, level="day", reason="friend not home", items=[back.label()])
         return [Command(mind.name, "set_plan", {"tree": planner.tree, "day": planner.tree.day})]
 
     def _novel_objects(self, mind: AgentMind, node: Any, p: dict[str, Any]) -> list[Any]:

@@ -111,6 +111,7 @@ class Services:
                  if act.kind == "use" and act.object_id and last.get("plan_item") else None)
         return {"t_due": due, "objects": objects, "body": self._body_snapshot(mind.name), **self._needs(mind),
                 "current": act.description, "using": using, "guest_at": guest_at,
+                "friend_out": self.friend_out(mind, due),
                 "company_rooms": sorted({b.room for n, b in self.world.bodies.items()
                                          if n != mind.name and b.place == body.place and b.room}),
                 "visited": list(self.visited.get(mind.name, {}).get(int(due // DAY_S), []))}
@@ -255,6 +256,16 @@ class Services:
         else:
             mind.activity = Activity("stay", act.description, self.world.bodies[ev.agent].place, start_t=t,
                                      end_t=t + max(span, STAY_S))
+        if ev.kind == "arrive" and self.friend_out(mind, t):
+            mind.activity.end_t = t  # nobody to visit: decide again now, not after waiting in an empty house
+
+    def friend_out(self, mind: AgentMind, t: float) -> bool:
+        """At the home of the friend the plan's company visit is for, and the friend is not there."""
+        node = mind.plan.current_day_node(t) if mind.plan is not None else None
+        if node is None or not node.visiting or self.world.bodies[mind.name].place != node.place:
+            return False
+        friend = self.world.bodies.get(node.visiting)
+        return friend is None or friend.place != node.place
 
     def _chat(self, sim: "Simulation", mind: AgentMind, d: dict[str, Any], t: float) -> None:
         a, b = mind.name, d["partner"]
