@@ -26,6 +26,10 @@ from typing import Any, Awaitable, Callable
 
 # --- tunables ---------------------------------------------------------------------------
 JOIN_TIMEOUT_S = 30.0  # wall seconds close() waits for the loop thread
+# Play: a request's deadline, wall s (IV-A lead): a job's chained calls share one, each call of a
+# conversation after the decision to talk gets its own. Past it (+ the scheduler's grace) the
+# fallback answers. Lockstep passes none, so results never depend on speed.
+REQUEST_DEADLINE_WALL_S = 20.0
 
 
 @dataclass

@@ -10,11 +10,7 @@ from typing import TYPE_CHECKING, Any
 from garp.mind.agent import AgentMind
 from garp.mind.conversation import ConversationManager, SocialState
 from garp.mind.dialogue import SpeakerContext, call_deadline, conversation_effects, run_conversation
-from garp.sim.cognition import Command, Job
-
-# play: deadline of each request after the decision to talk, wall s (IV-A); without one a request
-# waits behind every request that has one, and both speakers stay booked meanwhile
-REQUEST_DEADLINE_WALL_S = 20.0
+from garp.sim.cognition import REQUEST_DEADLINE_WALL_S, Command, Job
 
 if TYPE_CHECKING:
     from garp.sim.pipeline import Brain
@@ -55,6 +51,7 @@ async def converse(brain: "Brain", job: Job, a: AgentMind, b: AgentMind) -> list
         if not talk:
             brain.log.emit("chat_declined", t, agent=a.name, partner=b.name)
             return []
+    # without a deadline a request waits behind every request that has one, while both stay booked
     per_call_s = None if brain.sequential else REQUEST_DEADLINE_WALL_S
     tr = await run_conversation(speaker(brain, a, b.name, place, topic, purpose),
                                 speaker(brain, b, a.name, place, reply_topic, purpose),

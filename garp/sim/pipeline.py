@@ -24,15 +24,13 @@ from garp.mind.plan_tree import activity_key, goal_text
 from garp.mind.planning import PlanContext, Planner
 from garp.mind.reflection import reflect
 from garp.scenario.schema import Scenario, hhmm_to_seconds
-from garp.sim.cognition import Command, Job
+from garp.sim.cognition import REQUEST_DEADLINE_WALL_S, Command, Job
 from garp.sim.conversation_job import converse, emotion_command
 from garp.sim.hooks import SceneHooks
 
 # --- tunables ---------------------------------------------------------------------------
 DAY_S = 86400.0  # game seconds per day (ARCHITECTURE conventions)
 MIN_ACTIVITY_S = 10 * 60.0  # game s: an activity is never cut shorter than this by its plan block
-REQUEST_DEADLINE_WALL_S = 20.0  # play: a job's deadline, wall s (IV-A lead); past it + the
-# scheduler's grace the fallback answers. Lockstep passes no deadline so results never depend on speed.
 JUST_BE_MAX_S = 30 * 60.0  # game s: being somewhere without an object is re-decided this often
 MIN_TRIP_S = 30 * 60.0  # game s: a block elsewhere ending sooner than this is not set out for (our rule)
 REFLECTIONS_SHOWN = 3  # earlier reflections put into the day-plan prompt (III-A1)
