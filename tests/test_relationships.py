@@ -120,6 +120,8 @@ def test_scene_hook_lasts_only_as_long_as_its_scene():
         assert ch.sentiment == pytest.approx(0.3) and ch.hooks == ["apology_floor"]
         no_apology = v.apply("Maya", unchanged, t=2.0, lines=[("Maya", "Nice weather.")])
         assert no_apology.sentiment == 0.0
+        again = v.apply("Maya", unchanged, t=2.5, lines=APOLOGY)
+        assert again.sentiment == 0.0 and again.hooks == []  # the scene's apology is credited once
     assert hooks.active() == []
     after = v.apply("Maya", unchanged, t=3.0, lines=APOLOGY)
     assert after.sentiment == 0.0 and after.hooks == []
@@ -162,37 +164,42 @@ def test_real_model_appraisal_is_valid_or_fallback(scheduler):
     assert "only a lie, a threat or a betrayal" in rec.messages[0]["content"]
 
 
-def test_apology_is_recognised_from_the_apologisers_words_or_the_meeting_they_arranged():
+def jonahs_floor() -> SceneHooks:
+    """A fresh apology scene (the floor credits one apology per pair and scene)."""
     hooks = SceneHooks()
     hooks.add("apology", "apology_floor", agents=["Jonah"])
+    return hooks
+
+
+def test_apology_is_recognised_from_the_apologisers_words_or_the_meeting_they_arranged():
     unchanged = RelationshipReply(reason="Nothing new.", sentiment="unchanged", trust="unchanged")
     small_talk = [("Maya", "Hi Jonah, how are you doing?"), ("Jonah", "Fine. Busy.")]
     purpose = "Maya comes over to apologise to Jonah"
     # "apologises", "apologized", "apology" count as much as "sorry"
     for said in ("Maya apologises for Saturday.", "I apologized to you, I know.", "Please take my apology."):
-        assert view(hooks=hooks).apply("Maya", unchanged, t=1.0, lines=[("Maya", said)]).hooks == ["apology_floor"]
+        heard = view(hooks=jonahs_floor()).apply("Maya", unchanged, t=1.0, lines=[("Maya", said)])
+        assert heard.hooks == ["apology_floor"]
     # the meeting Maya arranged to apologise, where she spoke: the floor applies
-    met = view(hooks=hooks).apply("Maya", unchanged, t=1.0, lines=small_talk, purpose=purpose, arranged_by="Maya")
+    met = view(hooks=jonahs_floor()).apply("Maya", unchanged, t=1.0, lines=small_talk, purpose=purpose,
+                                           arranged_by="Maya")
     assert met.sentiment == pytest.approx(0.3) and met.hooks == ["apology_floor"]
     # no arrangement, someone else's arrangement, or a purpose that is no apology: an ordinary chat
-    assert view(hooks=hooks).apply("Maya", unchanged, t=1.0, lines=small_talk).hooks == []
-    assert view(hooks=hooks).apply("Maya", unchanged, t=1.0, lines=small_talk, purpose=purpose,
-                                   arranged_by="Jonah").hooks == []
-    assert view(hooks=hooks).apply("Maya", unchanged, t=1.0, lines=small_talk, purpose="Maya helps Jonah move",
-                                   arranged_by="Maya").hooks == []
+    assert view(hooks=jonahs_floor()).apply("Maya", unchanged, t=1.0, lines=small_talk).hooks == []
+    assert view(hooks=jonahs_floor()).apply("Maya", unchanged, t=1.0, lines=small_talk, purpose=purpose,
+                                           arranged_by="Jonah").hooks == []
+    assert view(hooks=jonahs_floor()).apply("Maya", unchanged, t=1.0, lines=small_talk, purpose="Maya helps Jonah move",
+                                           arranged_by="Maya").hooks == []
     silent = [("Jonah", "Hello?")]  # she came but said nothing: no apology was made
-    assert view(hooks=hooks).apply("Maya", unchanged, t=1.0, lines=silent, purpose=purpose,
-                                   arranged_by="Maya").hooks == []
+    assert view(hooks=jonahs_floor()).apply("Maya", unchanged, t=1.0, lines=silent, purpose=purpose,
+                                           arranged_by="Maya").hooks == []
 
 
 def test_warm_receiver_forgives_more_than_a_direct_one_after_an_arranged_apology():
-    hooks = SceneHooks()
-    hooks.add("apology", "apology_floor", agents=["Jonah"])
     colder = RelationshipReply(reason="Still hurt.", sentiment="a little colder", trust="unchanged")
     lines = [("Maya", "Hi Jonah."), ("Jonah", "Hi.")]
     meeting = {"purpose": "Maya comes over to apologise to Jonah", "arranged_by": "Maya"}
-    warm = view("very warm", hooks=hooks).apply("Maya", colder, t=1.0, lines=lines, **meeting)
-    direct = view("very direct", hooks=hooks).apply("Maya", colder, t=1.0, lines=lines, **meeting)
+    warm = view("very warm", hooks=jonahs_floor()).apply("Maya", colder, t=1.0, lines=lines, **meeting)
+    direct = view("very direct", hooks=jonahs_floor()).apply("Maya", colder, t=1.0, lines=lines, **meeting)
     assert direct.sentiment > 0.0 and warm.sentiment > 0.3 and warm.sentiment > direct.sentiment
 
 

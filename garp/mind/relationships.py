@@ -135,9 +135,15 @@ def partner_apologised(ctx: AppraisalContext) -> bool:
 
 
 def apology_floor(min_sentiment_delta: float = APOLOGY_FLOOR) -> Hook:
-    """An apology from the partner is worth at least this much sentiment (the apology scenes)."""
+    """An apology from the partner is worth at least this much sentiment (the apology scenes),
+    once per pair: a later "sorry" in the same scene is small talk, not the scene's apology."""
+    credited: set[tuple[str, str]] = set()
+
     def hook(ctx: AppraisalContext) -> None:
-        if partner_apologised(ctx) and ctx.sentiment < min_sentiment_delta:
+        if (ctx.owner, ctx.partner) in credited or not partner_apologised(ctx):
+            return
+        credited.add((ctx.owner, ctx.partner))
+        if ctx.sentiment < min_sentiment_delta:
             ctx.sentiment = min_sentiment_delta
             ctx.applied.append("apology_floor")
     return hook
