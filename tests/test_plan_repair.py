@@ -104,3 +104,19 @@ def test_novel_candidates_get_reserved_slots_one_per_place():
     merged = with_novel(base, novel)
     assert len(merged) == CAP
     assert [c.place for c in merged[-2:]] == ["Hobbs Cafe", "Park"]
+
+
+def test_free_time_that_is_ending_offers_no_novel_places_for_the_next_block():
+    """A curious agent out at 22:40 whose free time ends at 23:00 decides for the night's sleep:
+    no public place is offered then (seen: a host sent to a library armchair to 'sleep')."""
+    import types
+
+    from garp.sim.pipeline import Brain
+    tree = _evening()
+    curious = types.SimpleNamespace(personality=types.SimpleNamespace(axis_values=lambda: {"novelty": 0.75}),
+                                    persona=types.SimpleNamespace(home=HOME))
+    library = types.SimpleNamespace(place="Town Library")
+    p = {"body": {"place": "Ren's House"}, "objects": [library], "visited": ["Ren's House"]}
+    sleep, relax = tree.current(23.5 * H), tree.current(21 * H)
+    assert Brain._novel_objects(curious, tree, sleep, 22.7 * H, p) == []
+    assert Brain._novel_objects(curious, tree, relax, 21 * H, p) == [library]

@@ -183,7 +183,7 @@ class Brain:
         target = node.place if node and node.place else None
         body = p["body"]
         objects = self._in_room(p["objects"], planner, node)
-        novel = self._novel_objects(mind, planner.tree.current_day_node(t) if planner.tree else None, p)
+        novel = self._novel_objects(mind, planner.tree, node, t, p)
         if target and target != body["place"]:
             there = [o for o in objects if target in (o.place, o.room)]
             if not there:
@@ -291,15 +291,18 @@ class Brain:
         self.log.emit("plan", asked_t, agent=mind.name, level="day", reason="friend not home", items=[back.label()])
         return [Command(mind.name, "set_plan", {"tree": planner.tree, "day": planner.tree.day})]
 
-    def _novel_objects(self, mind: AgentMind, node: Any, p: dict[str, Any]) -> list[Any]:
+    @staticmethod
+    def _novel_objects(mind: AgentMind, tree: Any, leaf: Any, t: float, p: dict[str, Any]) -> list[Any]:
         """A curious agent who is out when free time begins is also offered public places not yet
-        visited today (novelty preference, VI-c); the utility's novelty term does the rest."""
+        visited today (novelty preference, VI-c); the utility's novelty term does the rest. The
+        free time is that of the block the decision acts for (`leaf`'s), not of one ending now."""
+        block = tree.current_day_node(max(t, leaf.start)) if tree is not None and leaf is not None else None
         curious = mind.personality.axis_values().get("novelty", 0.0) > 0
         out_and_about = p["body"]["place"] != mind.persona.home  # free time at home stays at home
-        if not curious or not out_and_about or node is None or not is_free_time(node, mind.persona.home):
+        if not curious or not out_and_about or block is None or not is_free_time(block, mind.persona.home):
             return []
         seen = set(p.get("visited", []))
-        return [o for o in p["objects"] if o.place and o.place not in seen and o.place != node.place]
+        return [o for o in p["objects"] if o.place and o.place not in seen and o.place != block.place]
 
     def _log_decision(self, agent: str, t: float, record: dict[str, Any], chosen: Any) -> None:
         self.log.emit("decision", t, agent=agent, plan_item=record.get("plan_item"), mode=record.get("mode"),
