@@ -11,10 +11,10 @@ Need-driven (`seek_company`): the model writes the plan; these rules only change
 time, never commitments, meals, work or sleep. The rule for company: when the social
 need will be urgent before the evening at home that a free-time block opens is over, and
 a friend with positive closeness lives in town, that stretch becomes "visit <friend> at
-<friend's home>". A visitor who finds the friend out goes home for the rest of that
-stretch (`end_visit`) instead of waiting in an empty house. Temperament reaches it only through the trait-scaled need rates
-(Eq. 2): an extravert's loneliness outgrows the evening, an introvert's does not. The
-same rule applies to every agent.
+<friend's home>"; a visitor who finds the friend out goes home for the rest of that
+stretch (`end_visit`). Temperament reaches the rule only through the trait-scaled need
+rates (Eq. 2): an extravert's loneliness outgrows the evening, an introvert's does not.
+The same rule applies to every agent.
 """
 
 from __future__ import annotations
@@ -319,8 +319,8 @@ def seek_company(tree: PlanTree | None, t: float, *, home: str, social: float, s
 
 def end_visit(tree: PlanTree, visit: PlanNode, t: float, home: str) -> PlanNode:
     """The friend is out: the rest of `visit` becomes time at home (a meal it shared stays a meal)."""
-    meal = re.search(r"\bover (\w+)$", visit.description)
-    desc = f"{meal.group(1)} and {FREE_TIME}" if meal else FREE_TIME
+    meal = next((m for m in MEALS if visit.description.endswith(f" over {m}")), None)
+    desc = f"{meal} and {FREE_TIME}" if meal else FREE_TIME
     back = PlanNode(start=t, end=visit.end, description=desc, place=home, level="day", source="repair")
     tree.replace_window(t, visit.end, [back])
     return back

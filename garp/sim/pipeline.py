@@ -274,8 +274,7 @@ class Brain:
                              social_rate=p.get("rates", {}).get("social", 0.0), friends=friends)
         if visit is None:
             return []
-        self.log.emit("plan", asked_t, agent=mind.name, level="day", reason="social need", items=[visit.label()])
-        return [Command(mind.name, "set_plan", {"tree": planner.tree, "day": planner.tree.day})]
+        return self._replanned(mind, planner, asked_t, "social need", visit)
 
     async def _end_missed_visit(self, mind: AgentMind, planner: Planner, t: float, asked_t: float,
                                 p: dict[str, Any]) -> list[Command]:
@@ -288,7 +287,11 @@ class Brain:
         self.company_off_until[mind.name] = back.end
         await mind.memory.remember(f"{mind.name} went to see {node.visiting} at {node.place}, "
                                    f"but {node.visiting} was not at home", t=asked_t, type="event", location=node.place)
-        self.log.emit("plan", asked_t, agent=mind.name, level="day", reason="friend not home", items=[back.label()])
+        return self._replanned(mind, planner, asked_t, "friend not home", back)
+
+    def _replanned(self, mind: AgentMind, planner: Planner, asked_t: float, reason: str, node: Any) -> list[Command]:
+        """Log a need-driven change of the day plan and hand the changed plan to the main thread."""
+        self.log.emit("plan", asked_t, agent=mind.name, level="day", reason=reason, items=[node.label()])
         return [Command(mind.name, "set_plan", {"tree": planner.tree, "day": planner.tree.day})]
 
     @staticmethod

@@ -210,7 +210,9 @@ class World:
         x, y = (float(v) for v in target)
         tile = (int(x) // TILE_PX, int(y) // TILE_PX)
         label = f"{int(x)},{int(y)}"
-        return ([tile], (x, y), label, label) if self.walkable(tile) else ([self._nearest(tile)], None, label, label)
+        if self.walkable(tile):
+            return [tile], (x, y), label, label
+        return [self._nearest(tile)], None, label, label
 
     def _object(self, object_id: str) -> Any:
         try:
