@@ -107,6 +107,26 @@ def test_renderer_draws_map_characters_labels_and_bubbles(town):
     assert _colors(surface, above.clip(surface.get_rect())) > 20
 
 
+def test_crowded_labels_shrink_to_names_but_the_selected_keeps_its_activity(town):
+    from garp.game.view_model import BodyView
+    from garp.game.camera import Camera
+    _, renderer = town
+    cam = Camera(*renderer.map_size, W, H)
+    cam.center_on(600, 600)
+    diners = [BodyView(name=n, x=600 + 10 * i, y=600, activity="eating dinner at the kitchen table", place="kitchen",
+                       using="", facing="down", moving=False, bubble="") for i, n in enumerate(["Ana", "Ben", "Cy"])]
+    surface = pygame.Surface((W, H))
+    renderer.draw(surface, cam, diners[:1], view=surface.get_rect())
+    alone = renderer.label_rects["Ana"].height
+    renderer.draw(surface, cam, diners, selected="Ben", view=surface.get_rect())
+    rects = renderer.label_rects
+    assert rects["Ben"].height == alone  # the selected one shows name and activity
+    assert rects["Ana"].height < alone  # drawn into the crowd: name only
+    assert rects["Ana"].collidelist([rects["Ben"], rects["Cy"]]) == -1 and not rects["Ben"].colliderect(rects["Cy"])
+    stack = rects["Ana"].unionall([rects["Ben"], rects["Cy"]])
+    assert stack.height < 3 * alone - alone // 3  # shorter than three full labels: it no longer climbs the wall
+
+
 def test_click_selects_a_character_and_opens_its_panel_drag_pans(town):
     sim, renderer = town
     app = App(sim, renderer, (W, H))

@@ -141,6 +141,7 @@ class Renderer:
         self.sprites = sprites or CharacterSprites.load()
         self._labels: OrderedDict[tuple, pygame.Surface] = OrderedDict()
         self.hits: dict[str, pygame.Rect] = {}  # screen rect of each character drawn last frame
+        self.label_rects: dict[str, pygame.Rect] = {}  # screen rect of each name label drawn last frame
 
     @property
     def map_size(self) -> tuple[int, int]:
@@ -155,7 +156,7 @@ class Renderer:
         surface.fill((20, 24, 20), view)
         self._draw_chunks(surface, camera, self.below, view)
         ordered = sorted(bodies, key=lambda b: b.y)
-        self.hits = {}
+        self.hits, self.label_rects = {}, {}
         z = camera.zoom
         for b in ordered:
             sx, sy = camera.to_screen(b.x, b.y)
@@ -180,7 +181,12 @@ class Renderer:
                 continue
             activity = (b.activity or b.using) if z >= LABEL_ACTIVITY_MIN_ZOOM or b.name == selected else ""
             label = self._label(b.name, activity, b.name == selected)
-            lrect = _place_clear(label.get_rect(midbottom=(rect.centerx, rect.top + 2)), placed)
+            home = label.get_rect(midbottom=(rect.centerx, rect.top + 2))
+            if activity and b.name != selected and home.collidelist(placed) >= 0:
+                # crowded (a shared table, a doorway): name only, so the stack stays short; the panel has the rest
+                label = self._label(b.name, "", False)
+                home = label.get_rect(midbottom=home.midbottom)
+            lrect = self.label_rects[b.name] = _place_clear(home, placed)
             surface.blit(label, lrect)
             if b.bubble:
                 bubbles.append((self._bubble(b.bubble), lrect))
