@@ -12,9 +12,6 @@ from garp.scenario.loader import list_scenarios
 
 from sim_helpers import Shared
 
-# The 20-agent town is checked over its morning only: recording its full day takes the bundled
-# model well over an hour on 2 cores (README, Known limits).
-PARTIAL_HOURS = {"town": 6.0}
 SCENARIOS = list_scenarios()
 LABELS = [label for name in SCENARIOS for label, _ in check.variants(name)]
 
@@ -28,13 +25,8 @@ def replayed_rows(sim_engine, tmp_path_factory):
     original = check.shared_engine
     check.shared_engine = lambda args: (Shared(backend), Shared(embedder))
     try:
-        rows = {}
-        full = [n for n in SCENARIOS if n not in PARTIAL_HOURS]
-        for names, hours in [(full, None), *(([n], h) for n, h in PARTIAL_HOURS.items())]:
-            args = types.SimpleNamespace(runs=1, live=False, record=False, cache=str(cache), model=None, server=None,
-                                         hours=hours)
-            rows.update({r["label"]: r for r in check.run_check(names, args, tmp / "out", progress=False)})
-        return rows
+        args = types.SimpleNamespace(runs=1, live=False, record=False, cache=str(cache), model=None, server=None)
+        return {r["label"]: r for r in check.run_check(SCENARIOS, args, tmp / "out", progress=False)}
     finally:
         check.shared_engine = original
 
