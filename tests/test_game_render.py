@@ -14,6 +14,7 @@ from garp.game.app import App
 from garp.game.camera import ZOOM_LEVELS, Camera
 from garp.game.renderer import Renderer, load_tmx
 from garp.game.sprites import CharacterSprites
+from garp.game.view_model import BodyView
 from garp.world.clock import GameClock
 
 W, H = 1280, 720
@@ -108,8 +109,6 @@ def test_renderer_draws_map_characters_labels_and_bubbles(town):
 
 
 def test_crowded_labels_shrink_to_names_but_the_selected_keeps_its_activity(town):
-    from garp.game.view_model import BodyView
-    from garp.game.camera import Camera
     _, renderer = town
     cam = Camera(*renderer.map_size, W, H)
     cam.center_on(600, 600)

@@ -20,7 +20,7 @@ from garp.mind.agent import AgentMind
 from garp.mind.commitments import make_commitment
 from garp.mind.emotion import EmotionState
 from garp.mind.plan_repair import Friend, end_visit, is_free_time, is_sleep, seek_company
-from garp.mind.plan_tree import activity_key, goal_text
+from garp.mind.plan_tree import PlanNode, activity_key, goal_text
 from garp.mind.planning import PlanContext, Planner
 from garp.mind.reflection import reflect
 from garp.scenario.schema import Scenario, hhmm_to_seconds
@@ -289,7 +289,7 @@ class Brain:
                                    f"but {node.visiting} was not at home", t=asked_t, type="event", location=node.place)
         return self._replanned(mind, planner, asked_t, "friend not home", back)
 
-    def _replanned(self, mind: AgentMind, planner: Planner, asked_t: float, reason: str, node: Any) -> list[Command]:
+    def _replanned(self, mind: AgentMind, planner: Planner, asked_t: float, reason: str, node: PlanNode) -> list[Command]:
         """Log a need-driven change of the day plan and hand the changed plan to the main thread."""
         self.log.emit("plan", asked_t, agent=mind.name, level="day", reason=reason, items=[node.label()])
         return [Command(mind.name, "set_plan", {"tree": planner.tree, "day": planner.tree.day})]
