@@ -104,20 +104,30 @@ def pip(venv_python, *args, **env):
     return subprocess.call(cmd, env=dict(os.environ, **env)) == 0
 
 
+def local_torch_wheel(venv_python):
+    """A torch wheel of the pinned version in pip's local find-links folders, if any."""
+    target = os.path.join(os.path.dirname(os.path.dirname(venv_python)), ".torch-wheel")
+    cmd = [venv_python, "-m", "pip", "download", "--quiet", "--no-deps", "--no-index", "-d", target,
+           "torch==" + TORCH_VERSION]
+    if subprocess.call(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) != 0:
+        return None
+    wheels = [os.path.join(target, f) for f in os.listdir(target) if f.endswith(".whl")]
+    return wheels[0] if wheels else None
+
+
 def install_torch(venv_python):
     if subprocess.call([venv_python, "-c", "import torch"], stderr=subprocess.DEVNULL) == 0:
         return
-    spec = "torch==" + TORCH_VERSION
-    # A CPU wheel in the machine's local wheel folders (pip's find-links) needs no network.
-    if pip(venv_python, "--no-index", spec):
-        return
-    if platform.system() == "Darwin":
-        ok = pip(venv_python, spec)  # PyPI's macOS wheels are CPU/MPS builds
-    else:
-        ok = pip(venv_python, "--index-url", TORCH_CPU_INDEX, spec)
+    local = local_torch_wheel(venv_python)
+    if local:  # e.g. a CPU wheel provided with the machine: no large download
+        ok = pip(venv_python, local)
+    elif platform.system() == "Darwin":
+        ok = pip(venv_python, "torch==" + TORCH_VERSION)  # PyPI's macOS wheels are CPU/MPS builds
+    else:  # the explicit +cpu build exists only on PyTorch's CPU index; its dependencies come from PyPI
+        ok = pip(venv_python, "--extra-index-url", TORCH_CPU_INDEX, "torch==%s+cpu" % TORCH_VERSION)
     if not ok:
-        fail("could not install %s (CPU build) from %s; set TORCH_INDEX to a reachable index "
-             "of CPU wheels" % (spec, TORCH_CPU_INDEX))
+        fail("could not install torch %s (CPU build); set TORCH_INDEX to a reachable index of CPU "
+             "wheels (now %s)" % (TORCH_VERSION, TORCH_CPU_INDEX))
 
 
 def wheel_dir(args):
