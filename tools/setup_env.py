@@ -21,6 +21,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import tempfile
 
 LLAMA_VERSION = "0.3.36"
 TORCH_VERSION = "2.13.0"
@@ -104,9 +105,8 @@ def pip(venv_python, *args, **env):
     return subprocess.call(cmd, env=dict(os.environ, **env)) == 0
 
 
-def local_torch_wheel(venv_python):
+def local_torch_wheel(venv_python, target):
     """A torch wheel of the pinned version in pip's local find-links folders, if any."""
-    target = os.path.join(os.path.dirname(os.path.dirname(venv_python)), ".torch-wheel")
     cmd = [venv_python, "-m", "pip", "download", "--quiet", "--no-deps", "--no-index", "-d", target,
            "torch==" + TORCH_VERSION]
     if subprocess.call(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) != 0:
@@ -118,13 +118,14 @@ def local_torch_wheel(venv_python):
 def install_torch(venv_python):
     if subprocess.call([venv_python, "-c", "import torch"], stderr=subprocess.DEVNULL) == 0:
         return
-    local = local_torch_wheel(venv_python)
-    if local:  # e.g. a CPU wheel provided with the machine: no large download
-        ok = pip(venv_python, local)
-    elif platform.system() == "Darwin":
-        ok = pip(venv_python, "torch==" + TORCH_VERSION)  # PyPI's macOS wheels are CPU/MPS builds
-    else:  # the explicit +cpu build exists only on PyTorch's CPU index; its dependencies come from PyPI
-        ok = pip(venv_python, "--extra-index-url", TORCH_CPU_INDEX, "torch==%s+cpu" % TORCH_VERSION)
+    with tempfile.TemporaryDirectory() as tmp:
+        local = local_torch_wheel(venv_python, tmp)
+        if local:  # e.g. a CPU wheel provided with the machine: no large download
+            ok = pip(venv_python, local)
+        elif platform.system() == "Darwin":
+            ok = pip(venv_python, "torch==" + TORCH_VERSION)  # PyPI's macOS wheels are CPU/MPS builds
+        else:  # the +cpu build exists only on PyTorch's CPU index; its dependencies come from PyPI
+            ok = pip(venv_python, "--extra-index-url", TORCH_CPU_INDEX, "torch==%s+cpu" % TORCH_VERSION)
     if not ok:
         fail("could not install torch %s (CPU build); set TORCH_INDEX to a reachable index of CPU "
              "wheels (now %s)" % (TORCH_VERSION, TORCH_CPU_INDEX))
