@@ -62,6 +62,8 @@ SCHEMA = {"title": "Greeting", "type": "object",
 def test_schema_completion_over_http(server_url):
     backend = OpenAIHTTPBackend(server_url, model="smollm2")
     try:
+        # llama.cpp's server refuses the json_schema form; the start probe picks its json_object form
+        assert backend.stats()[0]["form"] == "json_object" and backend.stats()[0]["enforced"]
         msgs = [{"role": "system", "content": "You are Ana, a baker. Reply in JSON."},
                 {"role": "user", "content": "Tom says hello. Answer briefly."}]
         c = backend.complete(msgs, schema=SCHEMA, max_tokens=48, seed=1)
@@ -90,13 +92,13 @@ def test_several_requests_in_flight(server_url):
         backend.close()
 
 
-def test_server_down_is_a_clear_error_after_retries():
+def test_server_down_is_a_clear_error_at_once():
     url = f"http://127.0.0.1:{_free_port()}/v1"
-    backend = OpenAIHTTPBackend(url, retries=2, backoff=0.05, timeout_s=2)
+    backend = OpenAIHTTPBackend(url, retries=2, timeout_s=2, notify=None)
     t0 = time.monotonic()
-    with pytest.raises(GarpError, match=r"cannot reach server at .*after 3 attempts.*start it with"):
+    with pytest.raises(GarpError, match=r"no model server reachable.*cannot reach server at .*start one with"):
         backend.complete([{"role": "user", "content": "hi"}], max_tokens=4)
-    assert time.monotonic() - t0 >= 0.15  # backoff 0.05 + 0.1
+    assert time.monotonic() - t0 < 1.0  # the start probe marked it down; no request waits on it
     out, rec = run_function(Greet(), {"name": "Tom"}, backend, agent="Ana")  # never escapes a call
-    assert rec.fallback_used and "cannot reach server" in rec.error
+    assert rec.fallback_used and "no model server reachable" in rec.error
     backend.close()
