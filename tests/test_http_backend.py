@@ -1,57 +1,23 @@
 """OpenAI-compatible HTTP backend against a real `python -m llama_cpp.server` on 127.0.0.1."""
 
 import json
-import socket
-import subprocess
-import sys
 import time
 
-import httpx
 import pytest
 
 from garp.engine.backends import OpenAIHTTPBackend
+from garp.engine.local_server import LocalServer, free_port
 from garp.engine.lmfunction import run_function
 from garp.engine.scheduler import InferenceScheduler
 from garp.errors import GarpError
 from test_lmfunction import Greet, Reply
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server_url(bundled_model_spec, tmp_path_factory):
-    port = _free_port()
-    log = open(tmp_path_factory.mktemp("server") / "server.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(bundled_model_spec.path),
-                             "--port", str(port), "--host", "127.0.0.1", "--n_ctx", "2048", "--n_threads", "2",
-                             "--chat_format", "chatml"], stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"llama_cpp.server exited with {proc.returncode}; see {log.name}")
-            try:
-                if httpx.get(url + "/models", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("llama_cpp.server did not come up within 60 s")
-            time.sleep(0.3)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+    with LocalServer(bundled_model_spec.path, tmp_path_factory.mktemp("server") / "server.log", threads=2,
+                     n_ctx=2048) as server:
+        yield server.url
 
 
 SCHEMA = {"title": "Greeting", "type": "object",
@@ -93,7 +59,7 @@ def test_several_requests_in_flight(server_url):
 
 
 def test_server_down_is_a_clear_error_at_once():
-    url = f"http://127.0.0.1:{_free_port()}/v1"
+    url = f"http://127.0.0.1:{free_port()}/v1"
     backend = OpenAIHTTPBackend(url, retries=2, timeout_s=2, notify=None)
     t0 = time.monotonic()
     with pytest.raises(GarpError, match=r"no model server reachable.*cannot reach server at .*start one with"):

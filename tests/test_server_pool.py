@@ -202,3 +202,9 @@ def test_hud_shows_each_server_and_a_banner_while_one_is_down(fakes):
     finally:
         sched.stop()
         p.close()
+
+
+def test_published_servers_schema_is_current():
+    from garp import paths
+    from garp.engine.servers import ServersFile
+    assert json.loads((paths.SCHEMAS / "servers.schema.json").read_text()) == ServersFile.model_json_schema()

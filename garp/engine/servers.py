@@ -84,6 +84,12 @@ class ServersFile(BaseModel):
     endpoints: list[EndpointConfig] = Field(min_length=1)
 
 
+def write_schema(out: Path | None = None) -> Path:
+    from garp import paths
+    from garp.datafile import write_json_schema
+    return write_json_schema(ServersFile.model_json_schema(), out or paths.SCHEMAS / "servers.schema.json")
+
+
 def load_servers_file(path: Path) -> list[EndpointConfig]:
     """A JSON or TOML file listing endpoints (`[[endpoints]]` with url, model, weight, ...)."""
     try:
