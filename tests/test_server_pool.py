@@ -125,11 +125,13 @@ def test_least_loaded_endpoint_and_in_flight_limits(fakes):
         assert sched.workers == 3
         futs = [sched.submit_function(Greet(), {"name": str(i)}, agent=str(i))[1] for i in range(6)]
         recs = [f.result(30)[1] for f in futs]
+        stats = sched.stats()["endpoints"]
     finally:
         sched.stop()
         p.close()
     assert not any(r.fallback_used for r in recs)
     assert len(a.requests) == 2 and len(b.requests) == 4  # in proportion to the slots
+    assert [(e["calls"], e["tokens"], e["in_flight"]) for e in stats] == [(2, 14, 0), (4, 28, 0)]
 
 
 def test_no_server_up_fails_at_once_without_blocking_and_counts_as_unreachable():

@@ -155,7 +155,7 @@ def chat_text(out: dict, url: str) -> Completion:
 # ---------------------------------------------------------------- one server
 
 class Endpoint:
-    """One OpenAI-compatible server. Thread-safe; counters are guarded by the pool's lock."""
+    """One OpenAI-compatible server. Thread-safe; its state and counters change under the pool's lock."""
 
     def __init__(self, cfg: EndpointConfig, api_key: str | None, timeout_s: float):
         import httpx
@@ -172,13 +172,11 @@ class Endpoint:
         self.up, self.down_since, self.error = True, 0.0, ""
         self.next_probe, self.backoff = 0.0, PROBE_BACKOFF_S
         self.in_flight = self.calls = self.failures = self.tokens = 0
-        self.busy_s = 0.0
 
     def post(self, path: str, body: dict) -> dict:
         """One attempt: ServerUnreachable for transport errors, 5xx and 429; GarpError for 4xx."""
         import httpx
 
-        t0 = time.monotonic()
         try:
             r = self._client.post(self.url + path, json=body)
             if r.status_code >= 500 or r.status_code == 429:
@@ -190,7 +188,6 @@ class Endpoint:
             raise ServerUnreachable(f"cannot reach server at {self.url}: {type(e).__name__}: {e}") from None
         except json.JSONDecodeError as e:
             raise ServerUnreachable(f"server {self.url}: reply is not JSON ({e.msg})") from None
-        self.busy_s += time.monotonic() - t0
         return out
 
     def ping(self) -> None:
@@ -227,10 +224,8 @@ class Endpoint:
 
     def complete(self, messages: list[dict], *, schema: dict | None, temperature: float, max_tokens: int,
                  seed: int) -> Completion:
-        c = self._chat(messages, schema, self.form or FORMS[0], temperature=temperature, max_tokens=max_tokens,
-                       seed=seed)
-        self.tokens += c.completion_tokens
-        return c
+        return self._chat(messages, schema, self.form or FORMS[0], temperature=temperature, max_tokens=max_tokens,
+                          seed=seed)
 
     def score_options(self, prompt: str, options: list[str], prefix: str) -> list[float]:
         """Mean log-likelihood of each option after `prompt + prefix`, from echoed prompt logprobs."""
@@ -331,9 +326,10 @@ class ServerPool:
                     return ep
                 self._cv.wait(1.0)
 
-    def release(self, ep: Endpoint, ok: bool | None) -> None:
+    def release(self, ep: Endpoint, ok: bool | None, tokens: int = 0) -> None:
         with self._cv:
             ep.in_flight -= 1
+            ep.tokens += tokens
             if ok is True:
                 ep.calls += 1
             elif ok is False:
@@ -427,6 +423,7 @@ class Lease:
         self.count_tokens = pool.count_tokens
         self.ep: Endpoint | None = None
         self.ok: bool | None = None
+        self.tokens = 0  # completion tokens this call got from its endpoint
         self.unreachable = False
         self.endpoint_name = ""
 
@@ -435,7 +432,7 @@ class Lease:
 
     def __exit__(self, *exc) -> None:
         if self.ep is not None:
-            self.pool.release(self.ep, self.ok)
+            self.pool.release(self.ep, self.ok, self.tokens)
             self.ep = None
 
     @property
@@ -467,8 +464,10 @@ class Lease:
 
     def complete(self, messages: list[dict], *, schema: dict | None = None, temperature: float = 0.0,
                  max_tokens: int = 128, seed: int = 0) -> Completion:
-        return self._run(lambda ep: ep.complete(messages, schema=schema, temperature=temperature,
-                                                max_tokens=max_tokens, seed=seed))
+        c = self._run(lambda ep: ep.complete(messages, schema=schema, temperature=temperature,
+                                             max_tokens=max_tokens, seed=seed))
+        self.tokens += c.completion_tokens
+        return c
 
     def score_options(self, messages: list[dict], options: list[str], prefix: str = "") -> list[float]:
         prompt = score_prompt(self.profile, messages)
