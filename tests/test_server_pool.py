@@ -192,7 +192,7 @@ def test_hud_shows_each_server_and_a_banner_while_one_is_down(fakes):
     try:
         pygame.init()
         hud = Hud(types.SimpleNamespace(scheduler=sched, minds={"Ana": None}))
-        assert f"127.0.0.1:{up.port} 0/4 0 calls" in hud.line() and "DOWN" in hud.line()
+        assert f"127.0.0.1:{up.port} json_schema 0/4 0 calls" in hud.line() and "DOWN" in hud.line()
         assert hud.banner().startswith("Model server unreachable: 127.0.0.1:") and "other servers" in hud.banner()
         surface = pygame.Surface((1280, 200))
         hud.draw(surface)

@@ -43,8 +43,8 @@ class Hud:
     def line(self) -> str:
         s = self._stats
         state = "PAUSED" if s.paused else f"speed x{s.speed:g}"
-        servers = "".join(f"   {e['name']} " + (f"{e['in_flight']}/{e['limit']} {e['calls']} calls" if e["up"]
-                                                  else "DOWN") for e in s.endpoints)
+        servers = "".join(f"   {e['name']} " + (f"{e['form']} {e['in_flight']}/{e['limit']} {e['calls']} calls"
+                                                  if e["up"] else "DOWN") for e in s.endpoints)
         return (f"{s.date or s.time}   {state}   model queue {s.queue_depth}   {s.tok_s:.0f} tok/s   "
                 f"{s.agents} agent{'' if s.agents == 1 else 's'}{servers}   F1 help")
 
