@@ -26,7 +26,10 @@ COMMANDS = {
 
 def _add_model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="model name from models/registry.json or a path to a .gguf file")
-    p.add_argument("--server", help="base URL of an OpenAI-compatible server (e.g. http://127.0.0.1:8080/v1)")
+    p.add_argument("--server", action="append",
+                   help="base URL of an OpenAI-compatible server (e.g. http://127.0.0.1:8080/v1), or a .toml/.json "
+                        "file listing endpoints; repeat for a pool")
+    p.add_argument("--api-key", help="API key for the servers (default: $GARP_API_KEY, then $OPENAI_API_KEY)")
     p.add_argument("--threads", type=int, help="CPU threads for the embedded model")
     p.add_argument("--gpu-layers", type=int, default=None, help="layers to offload to the GPU (embedded model)")
     p.add_argument("--seed", type=int, default=None, help="random seed for the run")

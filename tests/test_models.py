@@ -99,3 +99,77 @@ def test_cmd_models_list_marks_default(capsys):
     out = capsys.readouterr().out
     default = models.default_entry(models.load_registry())
     assert f"* {default.name}" in out and "llama-3.2-3b-instruct" in out
+
+
+# --- resumable download from 127.0.0.1 ---------------------------------------------------
+class _RangeServer:
+    """Serves one file on 127.0.0.1 with HTTP Range; can ignore Range or cut the body short."""
+
+    def __init__(self, data: bytes):
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.data, self.ranges, self.honour_range, self.cut_at = data, [], True, None
+        srv = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                rng = self.headers.get("Range")
+                srv.ranges.append(rng)
+                start = int(rng.split("=")[1].rstrip("-")) if rng and srv.honour_range else 0
+                body = srv.data[start:]
+                self.send_response(206 if start else 200)
+                if start:
+                    self.send_header("Content-Range", f"bytes {start}-{len(srv.data) - 1}/{len(srv.data)}")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body[:srv.cut_at] if srv.cut_at else body)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/tiny.gguf"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def range_server(tmp_path):
+    src, sha = _fake_gguf(tmp_path)
+    srv = _RangeServer(src.read_bytes())
+    yield srv, sha
+    srv.close()
+
+
+def test_pull_over_http_resumes_a_partial_download_with_a_progress_bar(tmp_path, range_server, capsys):
+    srv, sha = range_server
+    d = _temp_registry(tmp_path, sha, srv.url)
+    (d / "tiny.gguf.part").write_bytes(srv.data[:200_000])
+    out = models.pull("tiny", models_dir=d, progress=True)
+    assert out.read_bytes() == srv.data and srv.ranges == ["bytes=200000-"]
+    bar = capsys.readouterr().err
+    assert "tiny.gguf" in bar and "100%" in bar  # tqdm's bar, not a hand-made line
+
+
+def test_pull_broken_connection_keeps_the_part_and_the_next_pull_resumes(tmp_path, range_server):
+    srv, sha = range_server
+    d = _temp_registry(tmp_path, sha, srv.url)
+    srv.cut_at = 300_000
+    with pytest.raises(GarpError, match="cannot download.*300000 bytes kept.*again to resume"):
+        models.pull("tiny", models_dir=d, progress=None)
+    assert (d / "tiny.gguf.part").stat().st_size == 300_000
+    srv.cut_at = None
+    assert models.pull("tiny", models_dir=d, progress=None).read_bytes() == srv.data
+    assert srv.ranges == [None, "bytes=300000-"]
+
+
+def test_pull_from_a_server_that_ignores_range_starts_again(tmp_path, range_server):
+    srv, sha = range_server
+    d = _temp_registry(tmp_path, sha, srv.url)
+    (d / "tiny.gguf.part").write_bytes(b"junk" * 1000)  # not a prefix of the file: must not survive
+    srv.honour_range = False
+    assert models.pull("tiny", models_dir=d, progress=None).read_bytes() == srv.data

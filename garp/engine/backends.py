@@ -1,37 +1,23 @@
 """Language-model backends behind one interface (paper Sec. III: embedded and proxy engines).
 
 `LlamaCppBackend` runs a GGUF in-process; it is not thread-safe, so exactly one thread
-(the scheduler's inference thread) may call it. `OpenAIHTTPBackend` talks to any
-OpenAI-compatible server and may have several requests in flight.
+(the scheduler's inference thread) may call it. `ServerPool` (garp/engine/servers.py)
+talks to one or more OpenAI-compatible servers and has several requests in flight.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-import math
 import os
 import threading
-import time
-from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from garp.engine import native_probe
 from garp.engine.models import ModelProfile, ModelSpec, resolve_model
+from garp.engine.servers import (HTTP_MAX_IN_FLIGHT, HTTP_RETRIES, HTTP_TIMEOUT_S, Completion, EndpointConfig,
+                                 ServerPool, endpoint_configs)
 from garp.errors import GarpError
-
-# Tunables
-HTTP_TIMEOUT_S = 120.0     # one request, seconds (a 3B model on CPU can take 10-15 s per call, Sec. IV)
-HTTP_RETRIES = 3           # attempts after the first failure
-HTTP_BACKOFF_S = 0.5       # first retry delay, doubled each time
-HTTP_MAX_IN_FLIGHT = 4     # concurrent requests to one server (Sec. IV-E: several agents in flight)
-
-
-@dataclass
-class Completion:
-    text: str
-    prompt_tokens: int
-    completion_tokens: int
 
 
 @runtime_checkable
@@ -95,7 +81,7 @@ class LlamaCppBackend:
 
     def _make_formatter(self, llama_chat_format):
         fmt = self.profile.chat_format
-        formatters = _named_formatters(llama_chat_format)
+        formatters = named_formatters(llama_chat_format)
         if fmt in formatters:
             return formatters[fmt]
         template = self.llm.metadata.get("tokenizer.chat_template")
@@ -188,7 +174,7 @@ class LlamaCppBackend:
             llm.close()
 
 
-def _named_formatters(llama_chat_format) -> dict:
+def named_formatters(llama_chat_format) -> dict:
     f = llama_chat_format
     return {"chatml": f.format_chatml, "llama-3": f.format_llama3, "llama-2": f.format_llama2,
             "mistral-instruct": f.format_mistral_instruct, "gemma": f.format_gemma, "qwen": f.format_qwen,
@@ -225,107 +211,34 @@ def compile_grammar(schema: dict, llm=None):
 
 # ---------------------------------------------------------------- OpenAI-compatible HTTP
 
-class OpenAIHTTPBackend:
-    """Any OpenAI-compatible server (llama.cpp server, Ollama, vLLM, LM Studio). Thread-safe."""
-
-    def __init__(self, base_url: str, model: str = "default", timeout_s: float = HTTP_TIMEOUT_S,
-                 retries: int = HTTP_RETRIES, backoff: float = HTTP_BACKOFF_S,
-                 max_in_flight: int = HTTP_MAX_IN_FLIGHT, profile: ModelProfile | None = None):
-        import httpx
-
-        if not base_url.startswith(("http://", "https://")):
-            raise GarpError(f"--server {base_url!r}: not an http(s) URL; e.g. http://127.0.0.1:8080/v1")
-        self.base_url = base_url.rstrip("/")
-        if not self.base_url.endswith("/v1"):
-            self.base_url += "/v1"
-        self.model, self.retries, self.backoff = model, retries, backoff
-        self.max_in_flight = max_in_flight
-        self.profile = profile or ModelProfile()
-        self.model_id = f"server:{self.base_url}:{model}"
-        self._client = httpx.Client(timeout=timeout_s, limits=httpx.Limits(max_connections=max_in_flight))
-        self._slots = threading.BoundedSemaphore(max_in_flight)
-        self._echo_ok: bool | None = None
-
-    def count_tokens(self, text: str) -> int:
-        return len(text) // 4 + 1  # the server's tokenizer is remote: ~4 characters per token
-
-    def _post(self, path: str, body: dict) -> dict:
-        import httpx
-
-        url = self.base_url + path
-        delay, last_err = self.backoff, ""
-        for attempt in range(self.retries + 1):
-            try:
-                with self._slots:
-                    r = self._client.post(url, json=body)
-                if r.status_code < 500 and r.status_code != 429:
-                    if r.status_code >= 400:
-                        raise GarpError(f"server {self.base_url} rejected {path} ({r.status_code}): {r.text[:300]}")
-                    return r.json()
-                last_err = f"HTTP {r.status_code}: {r.text[:200]}"
-            except (httpx.TransportError, json.JSONDecodeError) as e:
-                last_err = f"{type(e).__name__}: {e}"
-            if attempt < self.retries:
-                time.sleep(delay)
-                delay *= 2
-        raise GarpError(f"cannot reach server at {self.base_url}: {last_err} (after {self.retries + 1} attempts); "
-                        "start it with `python -m llama_cpp.server --model PATH --host 127.0.0.1 --port PORT` "
-                        "or fix --server")
-
-    def complete(self, messages: list[dict], *, schema: dict | None = None, temperature: float = 0.0,
-                 max_tokens: int = 128, seed: int = 0) -> Completion:
-        body: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature,
-                                "max_tokens": max_tokens, "seed": seed}
-        if schema is not None:
-            body["response_format"] = {"type": "json_object", "schema": schema}
-        out = self._post("/chat/completions", body)
-        try:
-            text = out["choices"][0]["message"].get("content") or ""
-        except (KeyError, IndexError, TypeError):
-            raise GarpError(f"server {self.base_url}: reply is not an OpenAI chat completion: {str(out)[:200]}") from None
-        usage = out.get("usage") or {}
-        return Completion(text, int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)))
-
-    def score_options(self, messages: list[dict], options: list[str], prefix: str = "") -> list[float]:
-        """Needs /v1/completions with echo + logprobs (llama.cpp's server); else a clear GarpError."""
-        from llama_cpp import llama_chat_format
-
-        formatter = _named_formatters(llama_chat_format).get(self.profile.chat_format or "chatml")
-        if formatter is None:
-            raise GarpError(f"server {self.base_url}: cannot build a {self.profile.chat_format!r} prompt for "
-                            "scoring; use choice mode 'generate'")
-        prompt = formatter(messages=messages).prompt + prefix
-        sep = " " if prefix and not prefix.endswith((" ", "\n")) else ""
-        scores = []
-        for text in options:
-            text = sep + text
-            body = {"model": self.model, "prompt": prompt + text, "max_tokens": 1, "echo": True,
-                    "logprobs": 1, "temperature": 0.0}
-            try:
-                lp = self._post("/completions", body)["choices"][0]["logprobs"]
-                tokens, offsets, values = lp["tokens"], lp["text_offset"], lp["token_logprobs"]
-            except (GarpError, KeyError, IndexError, TypeError) as e:
-                raise GarpError(f"server {self.base_url} cannot score options (needs /v1/completions with echo "
-                                f"and logprobs: {e}); use choice mode 'generate'") from None
-            # Offsets index the echoed text in which special tokens render empty, so locate the
-            # option from the end: it sits just before the one generated token.
-            end = len("".join(tokens)) - len(tokens[-1])
-            picked = [v for o, v in zip(offsets[:-1], values[:-1]) if end - len(text) <= o < end and v is not None]
-            scores.append(sum(picked) / len(picked) if picked else -math.inf)
-        return scores
-
-    def close(self) -> None:
-        self._client.close()
+def OpenAIHTTPBackend(base_url: str, model: str = "default", *, timeout_s: float = HTTP_TIMEOUT_S,
+                      retries: int = HTTP_RETRIES, max_in_flight: int = HTTP_MAX_IN_FLIGHT,
+                      profile: ModelProfile | None = None, api_key: str | None = None, **pool_kw: Any) -> ServerPool:
+    """One OpenAI-compatible server (llama.cpp server, Ollama, vLLM, LM Studio): a pool of one."""
+    if not base_url.startswith(("http://", "https://")):
+        raise GarpError(f"--server {base_url!r}: not an http(s) URL; e.g. http://127.0.0.1:8080/v1")
+    cfg = EndpointConfig(url=base_url, model=model, max_in_flight=max_in_flight)
+    return ServerPool([cfg], api_key=api_key, profile=profile, timeout_s=timeout_s, retries=retries, **pool_kw)
 
 
-def make_backend(model: str | None = None, server: str | None = None, threads: int | None = None,
-                 gpu_layers: int | None = None, seed: int | None = None) -> Backend:
-    """Build the backend the CLI options ask for: --server wins, else the embedded model."""
+def make_backend(model: str | None = None, server: str | list[str] | None = None, threads: int | None = None,
+                 gpu_layers: int | None = None, seed: int | None = None, api_key: str | None = None) -> Backend:
+    """Build the backend the CLI options ask for: --server (one or more) wins, else the embedded model."""
     if server:
-        spec_profile = None
+        profile = None
         try:
-            spec_profile = resolve_model(model).profile if model else None
+            profile = resolve_model(model).profile if model else None
         except GarpError:
-            spec_profile = None  # a server-side model name need not be registered here
-        return OpenAIHTTPBackend(server, model=model or "default", profile=spec_profile)
+            profile = None  # a server-side model name need not be registered here
+        servers = [server] if isinstance(server, str) else list(server)
+        return ServerPool(endpoint_configs(servers, model), api_key=api_key, profile=profile)
     return LlamaCppBackend(resolve_model(model), n_threads=threads, n_gpu_layers=gpu_layers or 0, seed=seed or 0)
+
+
+def backend_from_args(args: Any, seed: int | None = None) -> Backend:
+    """make_backend from parsed command-line options (play, run, check, interview)."""
+    def opt(name: str) -> Any:
+        return getattr(args, name, None)
+
+    return make_backend(opt("model"), opt("server"), opt("threads"), opt("gpu_layers"),
+                        opt("seed") if seed is None else seed, api_key=opt("api_key"))

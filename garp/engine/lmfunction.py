@@ -49,9 +49,21 @@ class CallRecord:
     cached: bool = False
     retrieved: list[dict] = field(default_factory=list)
     mode: str = "generate"  # "generate" | "score"
+    endpoint: str = ""         # the server that answered (server pool only)
+    note: str = ""             # e.g. why a choice was generated instead of scored
+    unreachable: bool = False  # no server could be reached: the fallback answered
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    def server_fields(self) -> dict:
+        """What an `llm_call` event adds for a call served by a server pool (empty when embedded)."""
+        extra: dict[str, Any] = {"endpoint": self.endpoint} if self.endpoint else {}
+        if self.note:
+            extra["note"] = self.note
+        if self.unreachable:
+            extra["unreachable"] = True
+        return extra
 
 
 def new_record(agent: str, function: str, game_time: float, messages: list[dict],

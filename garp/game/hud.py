@@ -1,4 +1,5 @@
-"""HUD: date and time, speed, pause, model queue depth and throughput, agent count; the help overlay.
+"""HUD: date and time, speed, pause, model queue depth and throughput, agent count, model servers
+(load per server, a red banner while one is down); the help overlay.
 
 Keys handled here: space pause, [ / ] slower/faster, F1 help. (Tab, L and Esc belong to the app.)
 """
@@ -13,6 +14,7 @@ from garp.game import text as T
 from garp.game import view_model as vm
 
 HUD_H = 34
+BANNER_H = 26  # the red "model server unreachable" bar under the HUD
 STATS_EVERY_S = 0.5  # wall seconds between reads of the scheduler's stats
 
 CONTROLS = (
@@ -41,8 +43,20 @@ class Hud:
     def line(self) -> str:
         s = self._stats
         state = "PAUSED" if s.paused else f"speed x{s.speed:g}"
+        servers = "".join(f"   {e['name']} " + (f"{e['form']} {e['in_flight']}/{e['limit']} {e['calls']} calls"
+                                                  if e["up"] else "DOWN") for e in s.endpoints)
         return (f"{s.date or s.time}   {state}   model queue {s.queue_depth}   {s.tok_s:.0f} tok/s   "
-                f"{s.agents} agent{'' if s.agents == 1 else 's'}   F1 help")
+                f"{s.agents} agent{'' if s.agents == 1 else 's'}{servers}   F1 help")
+
+    def banner(self) -> str:
+        """A warning while model servers are down (issue 20 §2): empty when all are up."""
+        down = [e for e in self._stats.endpoints if not e["up"]]
+        if not down:
+            return ""
+        where = ("the other servers take their requests" if len(down) < len(self._stats.endpoints)
+                 else "agents act on their fallbacks (code)")
+        names = ", ".join(f"{e['name']} ({e['down_s']:.0f} s)" for e in down)
+        return f"Model server unreachable: {names}; {where}"
 
     def help_lines(self) -> list[str]:
         return [f"{key}: {what}" for key, what in CONTROLS]
@@ -84,6 +98,9 @@ class Hud:
         surface.blit(self._bar, (0, 0))
         color = T.WARN if self._stats.paused else T.FG
         surface.blit(text.render(self.line(), 16, color, True), (10, 8))
+        if banner := self.banner():
+            pygame.draw.rect(surface, T.BAD, (0, HUD_H, w, BANNER_H))
+            surface.blit(text.render(banner, 15, T.FG, True), (10, HUD_H + 5))
         if self.show_help:
             self._draw_help(surface, text)
 

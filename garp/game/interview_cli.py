@@ -70,7 +70,7 @@ class TerminalInterview:
     """A persona with its memory, a model scheduler and one event loop for the whole session."""
 
     def __init__(self, args: Any) -> None:
-        from garp.engine.backends import make_backend
+        from garp.engine.backends import backend_from_args
         from garp.engine.embedder import Embedder
         from garp.engine.memory_store import MemoryStore
         from garp.engine.scheduler import InferenceScheduler
@@ -91,9 +91,7 @@ class TerminalInterview:
             self.store.close()
             raise GarpError(f"--save {args.save}: the memory store has no memories of {persona.name}; "
                             f"allowed observers: {', '.join(self.store.observers()) or '(none)'}")
-        backend = make_backend(getattr(args, "model", None), getattr(args, "server", None),
-                               getattr(args, "threads", None), getattr(args, "gpu_layers", None),
-                               getattr(args, "seed", None))
+        backend = backend_from_args(args)
         self.scheduler = InferenceScheduler(backend, seed=getattr(args, "seed", None) or 0).start()
         self.embedder = Embedder()
         self.mind = AgentMind(persona)

@@ -111,6 +111,7 @@ class HudStats:
     queue_depth: int
     tok_s: float
     agents: int
+    endpoints: list[dict] = field(default_factory=list)  # server pool: one stats dict per server
 
 
 def clock_stats(sim: Any) -> HudStats:
@@ -139,6 +140,7 @@ def hud_stats(sim: Any) -> HudStats:
         queue_depth=int(_num(stats.get("queue_depth", 0))),
         tok_s=_num(stats.get("tok_s", 0.0)),
         agents=len(attr(sim, "minds", default={}) or attr(attr(sim, "world"), "bodies", default={}) or {}),
+        endpoints=list(stats.get("endpoints") or []),
     )
 
 

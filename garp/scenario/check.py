@@ -18,6 +18,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from garp import paths
 from garp.errors import GarpError
+from garp.engine.health import health_verdict
 from garp.eventlog import EventLog
 from garp.scenario.goals import check_goals
 from garp.scenario.loader import list_scenarios, load_scenario
@@ -104,10 +105,9 @@ def write_reports(rows: list[dict[str, Any]], out: Path) -> dict[str, Any]:
 
 def shared_engine(args: Any):
     """One model and one embedder for every run of the check."""
-    from garp.engine.backends import make_backend
+    from garp.engine.backends import backend_from_args
     from garp.engine.embedder import Embedder
-    backend = make_backend(getattr(args, "model", None), getattr(args, "server", None), getattr(args, "threads", None),
-                           getattr(args, "gpu_layers", None), 0)
+    backend = backend_from_args(args, 0)
     return backend, Embedder()
 
 
@@ -142,4 +142,10 @@ def cmd_check(args: Any) -> int:
     summary = write_reports(rows, out)
     print(table(rows))
     print(f"{summary['passed']}/{summary['runs']} runs passed; reports in {out}/results.json and {out}/junit.xml")
-    return 0 if summary["passed"] == summary["runs"] else 1
+    healthy = True
+    for r in rows:
+        ok, line = health_verdict(r["events"])
+        healthy &= ok
+        if line:
+            print(f"  {r['label']} run{r['run']}: {line}")
+    return 0 if summary["passed"] == summary["runs"] and healthy else 1

@@ -65,4 +65,8 @@ def cmd_run(args: Any) -> int:
     progress(sim, final=True)
     errors = sum(1 for e in sim.log.events if e["kind"] == "error")
     print(f"{label}: {len(sim.log.events)} events, {errors} errors -> {sim.log.path}")
-    return 0
+    from garp.engine.health import health_verdict
+    healthy, line = health_verdict(sim.log.events)
+    if line:
+        print(f"{label}: {line}", file=sys.stderr)
+    return 0 if healthy else 1

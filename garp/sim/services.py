@@ -172,7 +172,10 @@ class Services:
                                                  "queue_wait_s": round(rec.queue_wait_s, 3)}
                 sim.log.emit("llm_call", rec.game_time, agent=rec.agent, function=rec.function,
                              fallback_used=rec.fallback_used, cached=rec.cached, mode=rec.mode,
-                             tokens=rec.completion_tokens, **extra)
+                             tokens=rec.completion_tokens, **extra, **rec.server_fields())
+                if rec.unreachable:  # a dead backend is an error, not a quiet fallback (issue 20 §2)
+                    sim.log.emit("error", rec.game_time, agent=rec.agent, where=f"model:{rec.function}",
+                                 message=rec.error or "model unreachable")
         elif kind == "set_plan":
             mind.plan = d["tree"]
             mind.planned_day = d["day"]

@@ -127,9 +127,8 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
         start = datetime.combine(scenario.start_date, datetime.strptime(scenario.start_time, "%H:%M").time())
         clock = _clock(start, scenario, lockstep, _opt(args, "speed"))
         if backend is None:
-            from garp.engine.backends import make_backend
-            backend = make_backend(_opt(args, "model"), _opt(args, "server"), _opt(args, "threads"),
-                                   _opt(args, "gpu_layers"), seed)
+            from garp.engine.backends import backend_from_args
+            backend = backend_from_args(args, seed)
             closers.append(backend.close)
         cache = cache_for(args, backend.model_id, run_dir)
         closers.append(cache.close)
