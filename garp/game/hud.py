@@ -1,6 +1,7 @@
 """HUD: date and time, speed, pause, model queue depth and throughput, agent count; the help overlay.
 
-Keys handled here: space pause, [ / ] slower/faster, F1 help. (Tab, L and Esc belong to the app.)
+Keys handled here: space pause, [ / ] slower/faster, F1 help. (Tab, G, L, T, Esc and Ctrl-Q belong
+to the app.) The bar also shows a short-lived notice (`flash`), e.g. "Press Esc again to quit".
 """
 
 from __future__ import annotations
@@ -21,9 +22,12 @@ CONTROLS = (
     ("Mouse drag, arrows, WASD", "pan the camera"),
     ("Wheel, + / -", "zoom"),
     ("Click a character", "select it and open its panel"),
-    ("Tab", "select the next character"),
-    ("L", "event log (Left/Right filters by agent)"),
+    ("Tab", "select the next character (the camera follows it)"),
+    ("G", "go to a character: type part of a name, Enter"),
+    ("L", "event log (Left/Right: agent, / : search)"),
+    ("T", "who talked to whom"),
     ("Esc", "close the panel or overlay"),
+    ("Esc twice, Ctrl-Q", "quit"),
     ("F1", "this help"),
 )
 
@@ -37,12 +41,17 @@ class Hud:
         self._stats = vm.hud_stats(sim)
         self._age = 0.0
         self._bar: pygame.Surface | None = None
+        self.notice = ""
+        self._notice_left = 0.0  # wall seconds the notice stays
 
     def line(self) -> str:
         s = self._stats
         state = "PAUSED" if s.paused else f"speed x{s.speed:g}"
         return (f"{s.date or s.time}   {state}   model queue {s.queue_depth}   {s.tok_s:.0f} tok/s   "
                 f"{s.agents} agent{'' if s.agents == 1 else 's'}   F1 help")
+
+    def flash(self, message: str, seconds: float) -> None:
+        self.notice, self._notice_left = message, seconds
 
     def help_lines(self) -> list[str]:
         return [f"{key}: {what}" for key, what in CONTROLS]
@@ -68,6 +77,9 @@ class Hud:
 
     def update(self, dt: float) -> None:
         self._age += dt
+        self._notice_left -= dt
+        if self._notice_left <= 0:
+            self.notice = ""
         if self._age >= STATS_EVERY_S:
             self._age = 0.0
             self._stats = vm.hud_stats(self.sim)
@@ -83,14 +95,17 @@ class Hud:
             self._bar.fill((*T.BG, 220))
         surface.blit(self._bar, (0, 0))
         color = T.WARN if self._stats.paused else T.FG
-        surface.blit(text.render(self.line(), 16, color, True), (10, 8))
+        line = text.render(self.line(), 16, color, True)
+        surface.blit(line, (10, 8))
+        if self.notice:
+            surface.blit(text.render(self.notice, 16, T.WARN, True), (line.get_width() + 30, 8))
         if self.show_help:
             self._draw_help(surface, text)
 
     def _draw_help(self, surface: pygame.Surface, text: T.Text) -> None:
         lines = self.help_lines()
         h = 50 + 26 * len(lines)
-        r = pygame.Rect(0, 0, 560, h)
+        r = pygame.Rect(0, 0, 640, h)
         r.center = (surface.get_width() // 2, surface.get_height() // 2)
         pygame.draw.rect(surface, T.BG, r, border_radius=8)
         pygame.draw.rect(surface, T.ACCENT, r, 2, border_radius=8)
