@@ -1,4 +1,4 @@
-"""`garp` command line: play, run, check, interview, models.
+"""`garp` command line: play, run, check, interview, models, report.
 
 Each sub-command lives next to its subsystem; this module only parses arguments and
 turns a `GarpError` into one clear line on stderr and exit code 2.
@@ -20,6 +20,7 @@ COMMANDS = {
     "check": "garp.scenario.check:cmd_check",
     "interview": "garp.game.interview_cli:cmd_interview",
     "models": "garp.engine.models:cmd_models",
+    "report": "garp.report:cmd_report",
 }
 
 
@@ -72,6 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
     interview.add_argument("persona", help="persona name (file in personas/)")
     interview.add_argument("--save", help="a run's save directory to load memories from")
     _add_model_options(interview)
+
+    report = sub.add_parser("report", help="write an HTML report of a run from its events.jsonl")
+    report.add_argument("run_dir", help="a run directory (holds events.jsonl)")
+    report.add_argument("--out", help="the HTML file to write (default RUN_DIR/report.html)")
 
     models = sub.add_parser("models", help="list or download models")
     msub = models.add_subparsers(dest="models_command", required=True)
