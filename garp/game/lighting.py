@@ -86,8 +86,9 @@ class Lighting:
         if surf is None:
             size = self.tile * zoom
             surf = pygame.Surface((int(size * 1.8) + 1, int(size * 1.8) + 1), pygame.SRCALPHA)
-            pygame.draw.ellipse(surf, (*GLOW_COLOR, int(45 * key[1])),
-                                pygame.Rect(0, size * 0.7, size * 1.8, size * 1.1))
+            for i, alpha in enumerate((14, 14, 14)):  # three nested ellipses: a soft-edged pool of light
+                pool = pygame.Rect(0, size * 0.7, size * 1.8, size * 1.0).inflate(-size * 0.5 * i, -size * 0.3 * i)
+                pygame.draw.ellipse(surf, (*GLOW_COLOR, int(alpha * key[1])), pool)
             pygame.draw.rect(surf, (*WINDOW_COLOR, int(200 * key[1])),
                              pygame.Rect(size * 0.65, size * 0.25, size * 0.5, size * 0.45))
             self._windows[key] = surf

@@ -86,6 +86,8 @@ class TalkGraph:
                 pygame.draw.line(surface, T.ACCENT, pos[a], pos[b], w)
                 mid = ((pos[a][0] + pos[b][0]) // 2, (pos[a][1] + pos[b][1]) // 2)
                 label = text.render(str(n), 13, T.WARN, True)
+                back = label.get_rect(center=mid).inflate(6, 2)
+                pygame.draw.rect(surface, T.BG, back, border_radius=3)  # the count stays legible over lines
                 surface.blit(label, label.get_rect(center=mid))
         talked = {p for pair in self.counts for p in pair}
         for name, (x, y) in pos.items():

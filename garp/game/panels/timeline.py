@@ -53,15 +53,17 @@ class TimelineTab(Tab):
         rels = vm.relationships(self.mind)[:MAX_RELATIONS]
         shown = {r.other for r in rels}
         rel_series = {o: p for o, p in TL.relationship_series(events, self.name).items() if o in shown}
+        needs = self._curves(TL.need_series(events, self.name), needs_now, t)
+        emotion = self._curves(TL.emotion_series(events, self.name), {"valence": em.valence, "intensity": em.intensity}, t)
+        sentiment = self._curves(rel_series, {r.other: r.sentiment for r in rels}, t)
+        # one time axis for the three charts: from the first thing recorded today to now
+        span = (min([p[0] for _, _, pts in needs + emotion + sentiment for p in pts] + [t]), t)
         return [
             Row(f"{self.name}'s day so far (step lines; each value holds until it changes)", color=T.FG_DIM),
             Row("Needs (0 satisfied .. 1 urgent)", "heading"),
-            Row("needs", "chart", lo=0.0, hi=1.0, curves=self._curves(TL.need_series(events, self.name), needs_now, t)),
+            Row("needs", "chart", lo=0.0, hi=1.0, curves=needs, span=span),
             Row("Emotion", "heading"),
-            Row("emotion", "chart", lo=-1.0, hi=1.0,
-                curves=self._curves(TL.emotion_series(events, self.name),
-                                    {"valence": em.valence, "intensity": em.intensity}, t)),
+            Row("emotion", "chart", lo=-1.0, hi=1.0, curves=emotion, span=span),
             Row("Relationships (sentiment toward each)", "heading"),
-            Row("sentiment", "chart", lo=-1.0, hi=1.0,
-                curves=self._curves(rel_series, {r.other: r.sentiment for r in rels}, t)),
+            Row("sentiment", "chart", lo=-1.0, hi=1.0, curves=sentiment, span=span),
         ]

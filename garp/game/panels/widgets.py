@@ -49,6 +49,7 @@ class Row:
     series: list[float] = field(default_factory=list)
     on_release: Callable[[int], None] | None = None   # slider: called with the new stop
     curves: list[tuple[str, tuple, list[tuple[float, float]]]] = field(default_factory=list)  # chart: (name, rgb, points)
+    span: tuple[float, float] | None = None  # chart: game-time axis (default: the points' own span)
 
     def lines(self) -> list[str]:
         if self.kind == "buttons":
@@ -272,7 +273,8 @@ def draw_chart(surface: pygame.Surface, row: Row, r: pygame.Rect, text: T.Text) 
     if not times:
         surface.blit(text.render("(nothing recorded yet)", SMALL, T.FG_DIM), (plot.x + 8, plot.y + 8))
         return
-    t0, t1 = min(times), max(max(times), min(times) + 60.0)
+    t0, t1 = row.span or (min(times), max(times))
+    t1 = max(t1, t0 + 60.0)
 
     def xy(t: float, v: float) -> tuple[float, float]:
         fy = (max(row.lo, min(row.hi, v)) - row.lo) / span
