@@ -38,6 +38,12 @@ def _add_switches(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-needs", action="store_true", help="turn off the needs system")
 
 
+def _add_report(sub: argparse._SubParsersAction) -> None:
+    report = sub.add_parser("report", help="write an HTML report of a run from its events.jsonl")
+    report.add_argument("run_dir", help="a run directory (holds events.jsonl)")
+    report.add_argument("--out", help="the HTML file to write (default RUN_DIR/report.html)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="garp", description="A town of generative agents on local hardware.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -74,10 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     interview.add_argument("--save", help="a run's save directory to load memories from")
     _add_model_options(interview)
 
-    report = sub.add_parser("report", help="write an HTML report of a run from its events.jsonl")
-    report.add_argument("run_dir", help="a run directory (holds events.jsonl)")
-    report.add_argument("--out", help="the HTML file to write (default RUN_DIR/report.html)")
-
+    _add_report(sub)
     models = sub.add_parser("models", help="list or download models")
     msub = models.add_subparsers(dest="models_command", required=True)
     msub.add_parser("list", help="show installed models and the default")

@@ -142,23 +142,7 @@ class RowList:
         inner_w = r.right - PAD - x
         color = row.color or T.FG
         if row.kind == "bar":
-            label = text.render(row.text, SMALL, T.FG)
-            surface.blit(label, (x, r.y + 3))
-            bx, bw = x + 92, inner_w - 92 - 52
-            frac = (row.value - row.lo) / max(1e-9, row.hi - row.lo)
-            pygame.draw.rect(surface, T.BG_ALT, (bx, r.y + 3, bw, BAR_H - 6), border_radius=3)
-            fill = row.color or (T.BAD if row.mark else T.ACCENT)
-            if row.lo < 0:  # signed bar grows from the middle
-                mid = bx + bw // 2
-                end = bx + int(bw * max(0.0, min(1.0, frac)))
-                pygame.draw.rect(surface, fill, (min(mid, end), r.y + 3, abs(end - mid), BAR_H - 6), border_radius=3)
-                pygame.draw.line(surface, T.FG_DIM, (mid, r.y + 1), (mid, r.y + BAR_H - 2))
-            else:
-                pygame.draw.rect(surface, fill, (bx, r.y + 3, int(bw * max(0.0, min(1.0, frac))), BAR_H - 6),
-                                 border_radius=3)
-            val = f"{row.value:+.2f}" if row.lo < 0 else f"{row.value:.2f}"
-            surface.blit(text.render(val + (" !" if row.mark else ""), SMALL, T.BAD if row.mark else T.FG),
-                         (bx + bw + 6, r.y + 3))
+            self._draw_bar(surface, row, r, x, inner_w, text)
         elif row.kind == "spark":
             self._draw_spark(surface, row, pygame.Rect(x, r.y, inner_w, SPARK_H), text)
         elif row.kind == "chart":
@@ -188,6 +172,26 @@ class RowList:
                 ty += text.line_height(size, row.kind == "heading")
             if row.action is not None:
                 self._hits.append((r, row, None))
+
+    def _draw_bar(self, surface, row: Row, r: pygame.Rect, x: int, inner_w: int, text: T.Text) -> None:
+        """A need, trust or valence bar; a signed one grows from the middle."""
+        label = text.render(row.text, SMALL, T.FG)
+        surface.blit(label, (x, r.y + 3))
+        bx, bw = x + 92, inner_w - 92 - 52
+        frac = (row.value - row.lo) / max(1e-9, row.hi - row.lo)
+        pygame.draw.rect(surface, T.BG_ALT, (bx, r.y + 3, bw, BAR_H - 6), border_radius=3)
+        fill = row.color or (T.BAD if row.mark else T.ACCENT)
+        if row.lo < 0:  # signed bar grows from the middle
+            mid = bx + bw // 2
+            end = bx + int(bw * max(0.0, min(1.0, frac)))
+            pygame.draw.rect(surface, fill, (min(mid, end), r.y + 3, abs(end - mid), BAR_H - 6), border_radius=3)
+            pygame.draw.line(surface, T.FG_DIM, (mid, r.y + 1), (mid, r.y + BAR_H - 2))
+        else:
+            pygame.draw.rect(surface, fill, (bx, r.y + 3, int(bw * max(0.0, min(1.0, frac))), BAR_H - 6),
+                             border_radius=3)
+        val = f"{row.value:+.2f}" if row.lo < 0 else f"{row.value:.2f}"
+        surface.blit(text.render(val + (" !" if row.mark else ""), SMALL, T.BAD if row.mark else T.FG),
+                     (bx + bw + 6, r.y + 3))
 
     def _draw_spark(self, surface, row: Row, r: pygame.Rect, text: T.Text) -> None:
         pygame.draw.rect(surface, T.BG_ALT, r, border_radius=3)
