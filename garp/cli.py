@@ -1,4 +1,4 @@
-"""`garp` command line: play, run, check, interview, models, doctor.
+"""`garp` command line: play, run, check, interview, models, report, doctor.
 
 Each sub-command lives next to its subsystem; this module only parses arguments and
 turns a `GarpError` into one clear line on stderr and exit code 2.
@@ -20,6 +20,7 @@ COMMANDS = {
     "check": "garp.scenario.check:cmd_check",
     "interview": "garp.game.interview_cli:cmd_interview",
     "models": "garp.engine.models:cmd_models",
+    "report": "garp.report:cmd_report",
     "doctor": "garp.doctor:cmd_doctor",
 }
 
@@ -39,6 +40,12 @@ def _add_switches(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-minute-plans", action="store_true", help="turn off minute-level planning")
     p.add_argument("--no-emotions", action="store_true", help="turn off the emotion system")
     p.add_argument("--no-needs", action="store_true", help="turn off the needs system")
+
+
+def _add_report(sub: argparse._SubParsersAction) -> None:
+    report = sub.add_parser("report", help="write an HTML report of a run from its events.jsonl")
+    report.add_argument("run_dir", help="a run directory (holds events.jsonl)")
+    report.add_argument("--out", help="the HTML file to write (default RUN_DIR/report.html)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -77,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     interview.add_argument("--save", help="a run's save directory to load memories from")
     _add_model_options(interview)
 
+    _add_report(sub)
     models = sub.add_parser("models", help="list or download models")
     msub = models.add_subparsers(dest="models_command", required=True)
     msub.add_parser("list", help="show installed models and the default")

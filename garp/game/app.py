@@ -22,11 +22,14 @@ import pygame
 from garp.game import text as T
 from garp.game import view_model as vm
 from garp.game.camera import PAN_SPEED, Camera
+from garp.game.goto import GoToBox
 from garp.game.hud import Hud
+from garp.game.loading import LoadingScreen, load_in_background, on_sigint
 from garp.game.log_viewer import LogViewer
 from garp.game.panels.agent_panel import AgentPanel, panel_rect
 from garp.game.renderer import Renderer, load_tmx
 from garp.game.sprites import CharacterSprites
+from garp.game.talk_graph import TalkGraph
 from garp.game.temperament_prompt import TemperamentPrompt
 from garp.paths import MAPS
 
@@ -37,6 +40,8 @@ MAX_DT = 0.1           # wall seconds one frame may advance the sim (a hitch mus
 # sampling would then delay a frame by up to 5 ms per hand-off. 1 ms keeps frames smooth.
 GIL_SWITCH_S = 0.001
 DRAG_THRESHOLD = 4     # px the mouse moves before a press becomes a drag instead of a click
+FOLLOW_RATE = 4.0      # 1/s: how fast the camera closes the gap to the followed character
+ESC_QUIT_S = 1.5       # wall seconds within which a second Esc (nothing open) quits
 PAN_KEYS = {pygame.K_LEFT: (1, 0), pygame.K_a: (1, 0), pygame.K_RIGHT: (-1, 0), pygame.K_d: (-1, 0),
             pygame.K_UP: (0, 1), pygame.K_w: (0, 1), pygame.K_DOWN: (0, -1), pygame.K_s: (0, -1)}
 
@@ -62,23 +67,37 @@ class TownView:
         self._press: tuple[int, int] | None = None
         self._dragging = False
         self.keys_enabled = True
+        self.follow = False  # the camera keeps the selected character in view until the player pans
 
     def layout(self, rect: pygame.Rect) -> None:
         if rect.size != self.rect.size:
             self.camera.resize(rect.width, rect.height)
         self.rect = pygame.Rect(rect)
 
+    def _body(self, name: str | None) -> Any:
+        return (vm.attr(vm.attr(self.sim, "world"), "bodies", default={}) or {}).get(name) if name else None
+
     def select(self, name: str | None, center: bool = False) -> None:
         self.selected = name
-        if name and center:
-            body = (vm.attr(vm.attr(self.sim, "world"), "bodies", default={}) or {}).get(name)
-            if body is not None:
-                self.camera.center_on(float(body.x), float(body.y))
+        self.follow = name is not None
+        body = self._body(name)
+        if center and body is not None:
+            self.camera.center_on(float(body.x), float(body.y))
 
     def click(self, pos: tuple[int, int]) -> str | None:
         """Select the character under a screen point (or clear the selection)."""
-        self.selected = self.renderer.pick(pos)
+        self.select(self.renderer.pick(pos))
         return self.selected
+
+    def follow_selected(self, dt: float) -> None:
+        """Glide the camera toward the selected character (a walker stays in view, and a panel
+        opening beside it does not hide it: the view's centre is left of the panel)."""
+        body = self._body(self.selected) if self.follow else None
+        if body is None:
+            return
+        cx, cy = self.camera.center()
+        k = min(1.0, dt * FOLLOW_RATE)
+        self.camera.center_on(cx + (float(body.x) - cx) * k, cy + (float(body.y) - cy) * k)
 
     def handle_event(self, ev: pygame.event.Event) -> bool:
         if ev.type == pygame.MOUSEBUTTONDOWN and self.rect.collidepoint(ev.pos):
@@ -92,6 +111,7 @@ class TownView:
                                        >= DRAG_THRESHOLD):
                 self._dragging = True
             if self._dragging:
+                self.follow = False
                 self.camera.pan_screen(*ev.rel)
             return True
         if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self._press is not None:
@@ -113,17 +133,19 @@ class TownView:
         return False
 
     def update(self, dt: float) -> None:
-        if not self.keys_enabled:
-            return
-        pressed = pygame.key.get_pressed()
-        dx = sum(v[0] for k, v in PAN_KEYS.items() if pressed[k])
-        dy = sum(v[1] for k, v in PAN_KEYS.items() if pressed[k])
-        if dx or dy:
-            self.camera.pan_screen(dx * PAN_SPEED * dt, dy * PAN_SPEED * dt)
+        if self.keys_enabled:
+            pressed = pygame.key.get_pressed()
+            dx = sum(v[0] for k, v in PAN_KEYS.items() if pressed[k])
+            dy = sum(v[1] for k, v in PAN_KEYS.items() if pressed[k])
+            if dx or dy:
+                self.follow = False
+                self.camera.pan_screen(dx * PAN_SPEED * dt, dy * PAN_SPEED * dt)
+        self.follow_selected(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
-        bodies = vm.bodies(vm.attr(self.sim, "world"), vm.game_time(self.sim), vm.attr(self.sim, "minds"))
-        self.renderer.draw(surface, self.camera, bodies, self.selected, self.rect)
+        t = vm.game_time(self.sim)
+        bodies = vm.bodies(vm.attr(self.sim, "world"), t, vm.attr(self.sim, "minds"))
+        self.renderer.draw(surface, self.camera, bodies, self.selected, self.rect, t=t)
 
 
 class App:
@@ -135,6 +157,9 @@ class App:
         self.town = TownView(sim, renderer, size)
         self.hud = Hud(sim)
         self.log_viewer = LogViewer(sim)
+        self.talk_graph = TalkGraph(sim)
+        self.goto = GoToBox(self.agents, self.jump_to)
+        self._esc_at = -ESC_QUIT_S  # wall time of the last Esc that found nothing to close
         self.panel: AgentPanel | None = None
         self.prompt: TemperamentPrompt | None = None
         self._was_paused = False
@@ -175,6 +200,24 @@ class App:
         self.town.select(nxt, center=True)
         self.open_panel(nxt)
 
+    def jump_to(self, name: str) -> None:
+        """Select a character, centre the camera on it and open its panel."""
+        self.town.select(name, center=True)
+        self.open_panel(name)
+
+    def request_quit(self) -> None:
+        """End the game the way closing the window does (the loop sees QUIT and stops)."""
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    def _escape_with_nothing_open(self) -> None:
+        """Esc with nothing to close: the first asks (a hint in the HUD), a second soon after quits."""
+        now = time.monotonic()
+        if now - self._esc_at <= ESC_QUIT_S:
+            self.request_quit()
+        else:
+            self._esc_at = now
+            self.hud.flash("Press Esc again to quit (or Ctrl-Q)", ESC_QUIT_S)
+
     # ------------------------------------------------------------ temperament question (V-B)
     def _open_prompt(self) -> None:
         """Ask which temperament runs tonight; the clock waits for the answer."""
@@ -205,25 +248,42 @@ class App:
             if surf is not None:
                 self.resize(surf.get_size())
             return
+        if ev.type == pygame.KEYDOWN and ev.key == pygame.K_q and ev.mod & pygame.KMOD_CTRL:
+            self.request_quit()  # before any text box: Ctrl-Q always quits
+            return
         if self.prompt is not None:  # modal: nothing below sees input until it is answered
             self.prompt.handle_event(ev)
             self._close_prompt_if_answered()
             return
-        typed = ev.type == pygame.TEXTINPUT or (ev.type == pygame.KEYDOWN and ev.key != pygame.K_TAB)
-        if typed and self._text_focus() and self.panel.handle_event(ev):
+        if self.goto.handle_event(ev):  # the type-ahead box takes every key while open
             return
-        for layer in (self.hud, self.log_viewer, self.panel, self.town):
+        typed = ev.type == pygame.TEXTINPUT or (ev.type == pygame.KEYDOWN and ev.key != pygame.K_TAB)
+        for focus in (self.log_viewer if self.log_viewer.searching else None,
+                      self.panel if self._text_focus() else None):
+            if typed and focus is not None and focus.handle_event(ev):
+                return
+        for layer in (self.hud, self.talk_graph, self.log_viewer, self.panel, self.town):
             if layer is not None and layer.handle_event(ev):
                 self._after_layers(ev)
                 return
         if ev.type == pygame.KEYDOWN:
-            if ev.key == pygame.K_TAB:
-                self.cycle_agent()
-            elif ev.key == pygame.K_l:
-                self.log_viewer.toggle()
-            elif ev.key == pygame.K_ESCAPE and self.town.selected:
-                self.town.select(None)
-                self.open_panel(None)
+            self._app_key(ev)
+
+    def _app_key(self, ev: pygame.event.Event) -> None:
+        """Keys no layer used: Tab, L, T, G, Esc."""
+        if ev.key == pygame.K_TAB:
+            self.cycle_agent()
+        elif ev.key == pygame.K_l:
+            self.log_viewer.toggle()
+        elif ev.key == pygame.K_t:
+            self.talk_graph.toggle()
+        elif ev.key == pygame.K_g:
+            self.goto.open()
+        elif ev.key == pygame.K_ESCAPE and self.town.selected:
+            self.town.select(None)
+            self.open_panel(None)
+        elif ev.key == pygame.K_ESCAPE:
+            self._escape_with_nothing_open()
 
     def _after_layers(self, ev: pygame.event.Event) -> None:
         """Keep the panel in step with the town selection and close a panel that asked to close."""
@@ -242,11 +302,12 @@ class App:
         self._close_prompt_if_answered()  # answered elsewhere (e.g. by the sim) also closes it
         # While the question is open the clock is paused: arrived results apply, no time passes.
         self.sim.update(0.0 if self.prompt is not None else min(dt, MAX_DT))
-        self.town.keys_enabled = not self._text_focus()
+        self.town.keys_enabled = not (self._text_focus() or self.goto.active or self.log_viewer.searching)
         self.town.update(dt)
         if self.panel is not None:
             self.panel.update(dt)
         self.log_viewer.update(dt)
+        self.talk_graph.update(dt)
         self.hud.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -254,7 +315,9 @@ class App:
         if self.panel is not None:
             self.panel.draw(surface)
         self.log_viewer.draw(surface)
+        self.talk_graph.draw(surface, self.town.rect.width)
         self.hud.draw(surface, self.town.rect.width)
+        self.goto.draw(surface, self.town.rect.width)
         if self.prompt is not None:
             self.prompt.draw(surface)
 
@@ -281,9 +344,9 @@ def build_renderer(sim: Any) -> Renderer:
     return Renderer(tmx, sprites)
 
 
-def _loading(screen: pygame.Surface, message: str) -> None:
+def _closing(screen: pygame.Surface) -> None:
     screen.fill(T.BG)
-    surf = T.shared_text().render(message, 22, T.FG, True)
+    surf = T.shared_text().render("Closing: waiting for the model call in progress...", 22, T.FG, True)
     screen.blit(surf, surf.get_rect(center=screen.get_rect().center))
     pygame.display.flip()
     pygame.event.pump()
@@ -296,19 +359,28 @@ def cmd_play(args: Any) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     sys.setswitchinterval(GIL_SWITCH_S)
     pygame.init()
+    scenario = getattr(args, "scenario", "town")
     screen = pygame.display.set_mode(WINDOW, pygame.RESIZABLE)
-    pygame.display.set_caption(f"GARP - {getattr(args, 'scenario', 'town')}")
-    _loading(screen, "Loading the town, the model and the memories...")
-    sim = build_simulation(getattr(args, "scenario", "town"), args)
+    pygame.display.set_caption(f"GARP - {scenario}")
+    restore_sigint = on_sigint()
+    loading = LoadingScreen()
+    title = f"Loading {scenario}"
+    sim = load_in_background(screen, loading, lambda progress: build_simulation(scenario, args, progress=progress),
+                             title)
     try:
         if getattr(args, "speed", None):
             sim.clock.speed = float(args.speed)
+        loading.report("pictures", "map tiles and character sprites")
+        loading.draw(screen, title)
+        pygame.display.flip()
         app = App(sim, build_renderer(sim), screen.get_size())
         pygame.key.start_text_input()
-        app.run(screen)
+        if not loading.cancelled:
+            app.run(screen)
     finally:
         if pygame.display.get_surface() is not None:
-            _loading(screen, "Closing: waiting for the model call in progress...")
+            _closing(screen)
         sim.close()
+        restore_sigint()
         pygame.quit()
     return 0

@@ -1,7 +1,8 @@
 """HUD: date and time, speed, pause, model queue depth and throughput, agent count, model servers
 (load per server, a red banner while one is down); the help overlay.
 
-Keys handled here: space pause, [ / ] slower/faster, F1 help. (Tab, L and Esc belong to the app.)
+Keys handled here: space pause, [ / ] slower/faster, F1 help. (Tab, G, L, T, Esc and Ctrl-Q belong
+to the app.) The bar also shows a short-lived notice (`flash`), e.g. "Press Esc again to quit".
 """
 
 from __future__ import annotations
@@ -23,9 +24,12 @@ CONTROLS = (
     ("Mouse drag, arrows, WASD", "pan the camera"),
     ("Wheel, + / -", "zoom"),
     ("Click a character", "select it and open its panel"),
-    ("Tab", "select the next character"),
-    ("L", "event log (Left/Right filters by agent)"),
+    ("Tab", "select the next character (the camera follows it)"),
+    ("G", "go to a character: type part of a name, Enter"),
+    ("L", "event log (Left/Right: agent, / : search)"),
+    ("T", "who talked to whom"),
     ("Esc", "close the panel or overlay"),
+    ("Esc twice, Ctrl-Q", "quit"),
     ("F1", "this help"),
 )
 
@@ -39,6 +43,8 @@ class Hud:
         self._stats = vm.hud_stats(sim)
         self._age = 0.0
         self._bar: pygame.Surface | None = None
+        self.notice = ""
+        self._notice_left = 0.0  # wall seconds the notice stays
 
     def line(self) -> str:
         s = self._stats
@@ -57,6 +63,9 @@ class Hud:
                  else "agents act on their fallbacks (code)")
         names = ", ".join(f"{e['name']} ({e['down_s']:.0f} s)" for e in down)
         return f"Model server unreachable: {names}; {where}"
+
+    def flash(self, message: str, seconds: float) -> None:
+        self.notice, self._notice_left = message, seconds
 
     def help_lines(self) -> list[str]:
         return [f"{key}: {what}" for key, what in CONTROLS]
@@ -82,6 +91,9 @@ class Hud:
 
     def update(self, dt: float) -> None:
         self._age += dt
+        self._notice_left -= dt
+        if self._notice_left <= 0:
+            self.notice = ""
         if self._age >= STATS_EVERY_S:
             self._age = 0.0
             self._stats = vm.hud_stats(self.sim)
@@ -97,7 +109,10 @@ class Hud:
             self._bar.fill((*T.BG, 220))
         surface.blit(self._bar, (0, 0))
         color = T.WARN if self._stats.paused else T.FG
-        surface.blit(text.render(self.line(), 16, color, True), (10, 8))
+        line = text.render(self.line(), 16, color, True)
+        surface.blit(line, (10, 8))
+        if self.notice:
+            surface.blit(text.render(self.notice, 16, T.WARN, True), (line.get_width() + 30, 8))
         if banner := self.banner():
             pygame.draw.rect(surface, T.BAD, (0, HUD_H, w, BANNER_H))
             surface.blit(text.render(banner, 15, T.FG, True), (10, HUD_H + 5))
@@ -107,7 +122,7 @@ class Hud:
     def _draw_help(self, surface: pygame.Surface, text: T.Text) -> None:
         lines = self.help_lines()
         h = 50 + 26 * len(lines)
-        r = pygame.Rect(0, 0, 560, h)
+        r = pygame.Rect(0, 0, 640, h)
         r.center = (surface.get_width() // 2, surface.get_height() // 2)
         pygame.draw.rect(surface, T.BG, r, border_radius=8)
         pygame.draw.rect(surface, T.ACCENT, r, 2, border_radius=8)

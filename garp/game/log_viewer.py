@@ -1,11 +1,16 @@
-"""In-game event log viewer: conversations, actions, emotion and relationship changes, filterable by agent.
+"""In-game event log viewer: conversations, actions, emotion and relationship changes, filterable by agent
+and searchable.
 
 It reads the run's `EventLog` incrementally (only events appended since the last frame
-are formatted), so it stays cheap on long runs.
+are formatted), so it stays cheap on long runs. Results reach the log when they are
+applied, not always in game-time order, so each entry is inserted at its game time: the
+list reads newest first by the clock. `/` (or a click on the box) focuses the search box;
+typed text filters the lines, Enter or Esc leaves the box.
 """
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 import pygame
@@ -95,14 +100,18 @@ class LogViewer:
         self.sim = sim
         self.visible = False
         self.agent: str | None = None
-        self.entries: list[tuple[float, str, set[str], str]] = []  # (t, kind, agents, line)
+        self.entries: list[tuple[float, int, str, set[str], str]] = []  # (t, arrival, kind, agents, line), by t
         self._seen = 0
+        self.search = ""
+        self.searching = False  # the search box has the keyboard
+        self.search_rect = pygame.Rect(0, 0, 0, 0)
         self.list = RowList()
         self.rect = pygame.Rect(0, 0, 0, 0)
         self._age = REBUILD_S
 
     def toggle(self) -> None:
         self.visible = not self.visible
+        self.searching = False
 
     def agents(self) -> list[str]:
         return sorted((vm.attr(self.sim, "minds", default={}) or {}).keys()
@@ -122,37 +131,72 @@ class LogViewer:
         events = vm.attr(vm.attr(self.sim, "log"), "events", default=[]) or []
         new = events[self._seen:]
         self._seen += len(new)
-        for ev in new:
-            if ev.get("kind") in SHOWN_KINDS:
-                self.entries.append((float(ev.get("t", 0.0)), ev["kind"], event_agents(ev), format_event(ev)))
+        for i, ev in enumerate(new, start=self._seen - len(new)):
+            if ev.get("kind") in SHOWN_KINDS:  # sorted by game time; equal times keep their arrival order
+                bisect.insort(self.entries, (float(ev.get("t", 0.0)), i, ev["kind"], event_agents(ev), format_event(ev)),
+                              key=lambda e: (e[0], e[1]))
+
+    def set_search(self, text: str) -> None:
+        self.search = text
+        self.list.scroll = 0
+        self._age = REBUILD_S
 
     def lines(self) -> list[str]:
-        """The log lines currently shown (newest first), after the agent filter."""
+        """The log lines currently shown (newest game time first), after the agent filter and the search."""
         self.pull()
-        return [f"{vm.day_time(t)}  {line}" for t, _, agents, line in reversed(self.entries)
-                if self.agent is None or self.agent in agents][:MAX_ROWS]
+        needle = self.search.strip().lower()
+        shown = []
+        for t, _, _, agents, line in reversed(self.entries):
+            if self.agent is not None and self.agent not in agents:
+                continue
+            text = f"{vm.day_time(t)}  {line}"
+            if needle and needle not in text.lower():
+                continue
+            shown.append(text)
+            if len(shown) >= MAX_ROWS:
+                break
+        return shown
 
     def _rows(self) -> list[Row]:
         buttons = [Button("all", lambda: self.set_agent(None), self.agent is None)]
         buttons += [Button(n, lambda n=n: self.set_agent(n), self.agent == n) for n in self.agents()]
         rows = [Row(kind="buttons", buttons=buttons[i:i + 6]) for i in range(0, len(buttons), 6)]
         shown = self.lines()
-        rows += [Row(line, "mono") for line in shown] or [Row("Nothing has happened yet.", color=T.FG_DIM)]
+        empty = f"Nothing matches '{self.search}'." if self.search.strip() else "Nothing has happened yet."
+        rows += [Row(line, "mono") for line in shown] or [Row(empty, color=T.FG_DIM)]
         return rows
 
     # ------------------------------------------------------------ layer protocol
+    def _search_key(self, ev: pygame.event.Event) -> bool:
+        """Typing into the focused search box."""
+        if ev.type == pygame.TEXTINPUT:
+            self.set_search((self.search + ev.text)[:60])
+        elif ev.type == pygame.KEYDOWN and ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
+            self.searching = False
+        elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_BACKSPACE:
+            self.set_search(self.search[:-1])
+        elif ev.type != pygame.KEYDOWN:
+            return False
+        return True
+
     def handle_event(self, ev: pygame.event.Event) -> bool:
         if not self.visible:
             return False
+        if self.searching and self._search_key(ev):
+            return True
         if ev.type == pygame.KEYDOWN:
             if ev.key == pygame.K_ESCAPE:
                 self.visible = False
+                return True
+            if ev.key in (pygame.K_SLASH, pygame.K_KP_DIVIDE) or (ev.key == pygame.K_f and ev.mod & pygame.KMOD_CTRL):
+                self.searching = True
                 return True
             if ev.key in (pygame.K_LEFT, pygame.K_RIGHT):
                 self.cycle_agent(1 if ev.key == pygame.K_RIGHT else -1)
                 return True
             return False
         if ev.type == pygame.MOUSEBUTTONDOWN and self.rect.collidepoint(ev.pos):
+            self.searching = ev.button == 1 and self.search_rect.collidepoint(ev.pos)
             self.list.handle_event(ev)
             return True
         if ev.type == pygame.MOUSEWHEEL and self.rect.collidepoint(pygame.mouse.get_pos()):
@@ -175,6 +219,18 @@ class LogViewer:
         text = T.shared_text()
         title = "Event log - " + (self.agent or "all agents") + "   (Left/Right: agent, L/Esc: close)"
         surface.blit(text.render(title, 16, T.FG, True), (self.rect.x + 10, self.rect.y + 8))
+        self._draw_search(surface, text)
         if not self.list.rows:
             self.list.set_rows(self._rows())
-        self.list.draw(surface, pygame.Rect(self.rect.x, self.rect.y + 34, self.rect.width, self.rect.height - 40))
+        top = self.search_rect.bottom + 6
+        self.list.draw(surface, pygame.Rect(self.rect.x, top, self.rect.width, self.rect.bottom - top - 6))
+
+    def _draw_search(self, surface: pygame.Surface, text: T.Text) -> None:
+        self.search_rect = pygame.Rect(self.rect.x + 10, self.rect.y + 34, self.rect.width - 20, 30)
+        box = self.search_rect
+        pygame.draw.rect(surface, T.BG_ALT, box, border_radius=4)
+        pygame.draw.rect(surface, T.ACCENT if self.searching else T.BORDER, box, 2, border_radius=4)
+        shown = self.search + ("|" if self.searching else "") if (self.search or self.searching) \
+            else "Search (press /) ..."
+        surf = text.render(shown, 15, T.FG if self.search or self.searching else T.FG_DIM)
+        surface.blit(surf, (box.x + 8, box.y + (box.height - surf.get_height()) // 2))

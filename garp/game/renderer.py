@@ -17,6 +17,8 @@ import pygame
 from garp.game import text as T
 from garp.game import view_model as vm
 from garp.game.camera import Camera
+from garp.game.lighting import Lighting, window_tiles
+from garp.game.phrasing import plain_activity, shorten
 from garp.game.sprites import CharacterSprites
 
 CHUNK = 256                      # map pixels per pre-rendered chunk side
@@ -27,7 +29,9 @@ LABEL_SIZE = 13                  # name label font size (px); constant on screen
 ABOVE_LAYER_WORDS = ("above", "roof", "canopy", "overhead")  # layers drawn over the characters
 TILE = 32
 LABEL_ACTIVITY_MIN_ZOOM = 0.75   # below this zoom only names are shown (activities would overlap)
-LABEL_NUDGES = 4                 # times a label moves up to clear an overlapping one
+LABEL_TEXT_W = 190               # activity line width (screen px) before it wraps at a word
+LABEL_LINES = 2                  # activity lines at most; the rest is shortened between words
+LAYOUT_ROWS = 6                  # rows above its anchor a label may climb to find free space
 
 
 def load_tmx(path: str | Path) -> Any:
@@ -142,6 +146,7 @@ class Renderer:
         self._labels: OrderedDict[tuple, pygame.Surface] = OrderedDict()
         self.hits: dict[str, pygame.Rect] = {}  # screen rect of each character drawn last frame
         self.label_rects: dict[str, pygame.Rect] = {}  # screen rect of each name label drawn last frame
+        self.lighting = Lighting(window_tiles(tmx), self.layers.tile_w)
 
     @property
     def map_size(self) -> tuple[int, int]:
@@ -149,7 +154,8 @@ class Renderer:
 
     # ------------------------------------------------------------ frame
     def draw(self, surface: pygame.Surface, camera: Camera, bodies: list[vm.BodyView],
-             selected: str | None = None, view: pygame.Rect | None = None) -> None:
+             selected: str | None = None, view: pygame.Rect | None = None, t: float | None = None) -> None:
+        """One frame of the town; `t` (game seconds) sets the light, None draws plain daylight."""
         view = view or surface.get_rect()
         clip = surface.get_clip()
         surface.set_clip(view)
@@ -173,26 +179,39 @@ class Renderer:
             self.hits[b.name] = rect.inflate(8, 8)
         if self.layers.above:
             self._draw_chunks(surface, camera, self.above, view)
+        self.lighting.draw(surface, camera, view, t)
+        self._draw_labels(surface, ordered, selected, z)
+        surface.set_clip(clip)
+
+    def _draw_labels(self, surface: pygame.Surface, ordered: list[vm.BodyView], selected: str | None,
+                     z: float) -> None:
+        """Labels front to back, then bubbles, each placed where it hides no other (layout pass);
+        a label with no free place nearby is left out (the panel names everyone)."""
         placed: list[pygame.Rect] = []
         bubbles: list[tuple[pygame.Surface, pygame.Rect]] = []
         for b in reversed(ordered):  # labels and bubbles stay above roofs and trees
             rect = self.hits.get(b.name)
             if rect is None:
                 continue
-            activity = (b.activity or b.using) if z >= LABEL_ACTIVITY_MIN_ZOOM or b.name == selected else ""
+            wanted = z >= LABEL_ACTIVITY_MIN_ZOOM or b.name == selected
+            activity = plain_activity(b.activity or b.using) if wanted else ""
             label = self._label(b.name, activity, b.name == selected)
             home = label.get_rect(midbottom=(rect.centerx, rect.top + 2))
             if activity and b.name != selected and home.collidelist(placed) >= 0:
                 # crowded (a shared table, a doorway): name only, so the stack stays short; the panel has the rest
                 label = self._label(b.name, "", False)
                 home = label.get_rect(midbottom=home.midbottom)
-            lrect = self.label_rects[b.name] = _place_clear(home, placed)
+            lrect = place_free(home, placed)
+            if lrect is None:
+                continue
+            self.label_rects[b.name] = lrect
             surface.blit(label, lrect)
             if b.bubble:
                 bubbles.append((self._bubble(b.bubble), lrect))
-        for bubble, lrect in bubbles:  # after every label, nudged clear of labels and other bubbles
-            surface.blit(bubble, _place_clear(bubble.get_rect(midbottom=(lrect.centerx, lrect.top - 2)), placed))
-        surface.set_clip(clip)
+        for bubble, lrect in bubbles:  # after every label, placed clear of labels and other bubbles
+            brect = place_free(bubble.get_rect(midbottom=(lrect.centerx, lrect.top - 2)), placed)
+            if brect is not None:
+                surface.blit(bubble, brect)
 
     def _draw_chunks(self, surface, camera: Camera, chunks: ScaledChunks, view: pygame.Rect) -> None:
         x0, y0, w, h = camera.visible_rect()
@@ -219,15 +238,16 @@ class Renderer:
         def build() -> pygame.Surface:
             text = T.shared_text()
             top = text.render(name, LABEL_SIZE + 1, (255, 230, 120) if selected else _name_color(name), True)
-            act = activity if len(activity) <= 32 else activity[:31] + "..."
-            bottom = text.render(act, LABEL_SIZE - 1, (225, 228, 235)) if act else None
-            w = max(top.get_width(), bottom.get_width() if bottom else 0) + 10
-            h = top.get_height() + (bottom.get_height() if bottom else 0) + 4
+            lines = [text.render(line, LABEL_SIZE - 1, (225, 228, 235)) for line in activity_lines(activity)]
+            w = max([top.get_width()] + [s.get_width() for s in lines]) + 10
+            h = top.get_height() + sum(s.get_height() for s in lines) + 4
             surf = pygame.Surface((w, h), pygame.SRCALPHA)
             pygame.draw.rect(surf, (15, 18, 24, 190), surf.get_rect(), border_radius=5)
             surf.blit(top, ((w - top.get_width()) // 2, 2))
-            if bottom:
-                surf.blit(bottom, ((w - bottom.get_width()) // 2, 2 + top.get_height()))
+            y = 2 + top.get_height()
+            for line in lines:
+                surf.blit(line, ((w - line.get_width()) // 2, y))
+                y += line.get_height()
             return surf
         return self._cached(("label", name, activity, selected), build)
 
@@ -259,13 +279,25 @@ class Renderer:
         return found
 
 
-def _place_clear(rect: pygame.Rect, placed: list[pygame.Rect]) -> pygame.Rect:
-    """Nudge `rect` up above what is already drawn (labels and bubbles of characters
-    standing close together stack instead of overlapping) and record it."""
-    for _ in range(LABEL_NUDGES):
-        hit = rect.collidelist(placed)
-        if hit < 0:
-            break
-        rect.bottom = placed[hit].top - 1
-    placed.append(rect)
-    return rect
+def activity_lines(activity: str) -> list[str]:
+    """The activity wrapped at words into at most LABEL_LINES lines; the last one shortened between words."""
+    if not activity:
+        return []
+    lines = T.shared_text().wrap(activity, LABEL_TEXT_W, LABEL_SIZE - 1)
+    if len(lines) <= LABEL_LINES:
+        return lines
+    rest = " ".join(lines[LABEL_LINES - 1:])
+    return lines[:LABEL_LINES - 1] + [shorten(rest, max(8, len(lines[LABEL_LINES - 1]) - 1))]
+
+
+def place_free(rect: pygame.Rect, placed: list[pygame.Rect]) -> pygame.Rect | None:
+    """The first spot near `rect` that overlaps nothing in `placed` (straight up first, then a
+    column to either side), recorded in `placed`; None when the neighbourhood is full."""
+    step_y, step_x = rect.height + 1, rect.width // 2 + 2
+    for row in range(LAYOUT_ROWS + 1):
+        for col in (0, -1, 1, -2, 2):
+            spot = rect.move(col * step_x, -row * step_y)
+            if spot.collidelist(placed) < 0:
+                placed.append(spot)
+                return spot
+    return None

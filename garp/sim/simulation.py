@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 DECISION_LEAD_WALL_S = 20.0  # wall seconds before an activity ends to start choosing the next (IV-A)
 FINISH_TIMEOUT_S = 120.0  # wall seconds a finished run waits for jobs still thinking
 MAX_FRAME_GAME_S = 120.0  # game seconds one update() may advance (a long hitch must not teleport)
+NEEDS_LOG_EVERY_S = 1800.0  # game seconds between `needs` snapshots in the event log (timelines, reports)
 
 
 class Simulation:
@@ -62,6 +63,7 @@ class Simulation:
         self._held: list[Command] = []  # results waiting for their due time (lockstep)
         self.conversations = ConversationManager()
         self._company: dict[str, bool] = {}
+        self._needs_logged = -1  # index of the last NEEDS_LOG_EVERY_S slot logged
         self.waiting_game_s = {n: 0.0 for n in self.minds}  # late decisions (benchmark)
         self.active_game_s = {n: 0.0 for n in self.minds}
         # The earliest game time an answer can be applied after it is asked: one lockstep step.
@@ -205,6 +207,7 @@ class Simulation:
         for ev in events:
             self.sv.on_world_event(self, ev)
         self._needs(dt / 3600.0)
+        self._log_needs(t)
         self.sv.perceive(self, t)
         self._conversations(t)
         for name, mind in self.minds.items():
@@ -227,6 +230,15 @@ class Simulation:
             elif company:
                 mind.needs.in_company(hours)
             self._company[name] = company
+
+    def _log_needs(self, t: float) -> None:
+        """A snapshot of every agent's needs each NEEDS_LOG_EVERY_S (read by timelines and reports only)."""
+        slot = int(t // NEEDS_LOG_EVERY_S)
+        if slot == self._needs_logged or not self.switches["needs"]:
+            return
+        self._needs_logged = slot
+        for name, mind in self.minds.items():
+            self.log.emit("needs", t, agent=name, values={k: round(v, 3) for k, v in mind.needs.values.items()})
 
     def first_decision_lead(self) -> float:
         """Game seconds the opening activity goes on after the day plan arrives: one decision
@@ -334,7 +346,8 @@ class Simulation:
         self.log.close()
 
 
-def build_simulation(scenario_name_or_path: str | Path, args: Any = None) -> Simulation:
-    """Build a Simulation from a scenario and the CLI options (`garp play` / `garp run`)."""
+def build_simulation(scenario_name_or_path: str | Path, args: Any = None, **options: Any) -> Simulation:
+    """Build a Simulation from a scenario and the CLI options (`garp play` / `garp run`);
+    `options` go to garp.sim.wiring.build (e.g. `progress`)."""
     from garp.sim.wiring import build
-    return build(scenario_name_or_path, args)
+    return build(scenario_name_or_path, args, **options)

@@ -11,7 +11,7 @@ import os
 import threading
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from garp import paths
 from garp.errors import GarpError
@@ -96,9 +96,15 @@ def personas_for(scenario: Scenario, traits_choice: str | None) -> dict[str, Per
     return cast
 
 
+def _silent(stage: str, detail: str = "") -> None:
+    """The default progress callback: nothing to show."""
+
+
 def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool | None = None,
-          backend: Any = None, embedder: Any = None):
-    """Everything `garp play`, `garp run` and `garp check` need, wired together."""
+          backend: Any = None, embedder: Any = None, progress: Callable[[str, str], None] = _silent):
+    """Everything `garp play`, `garp run` and `garp check` need, wired together.
+    `progress(stage, detail)` hears each loading stage (map, model, embedder, memories, start)
+    as it begins, so a window can say what is happening."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from garp.engine.scheduler import InferenceScheduler
     from garp.mind.emotion import EmotionSystem
@@ -123,9 +129,11 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
     log = EventLog(run_dir / "events.jsonl")
     closers: list[Any] = []
     try:
+        progress("map", scenario.map)
         town, registry, world, perception = load_town(scenario.map, log, seed)
         start = datetime.combine(scenario.start_date, datetime.strptime(scenario.start_time, "%H:%M").time())
         clock = _clock(start, scenario, lockstep, _opt(args, "speed"))
+        progress("model", _opt(args, "server") or _opt(args, "model") or "the bundled model")
         if backend is None:
             from garp.engine.backends import backend_from_args
             backend = backend_from_args(args, seed)
@@ -135,6 +143,7 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
         sink = CallSink()
         scheduler = InferenceScheduler(backend, cache=cache, recorder=sink, seed=seed).start()
         closers.append(scheduler.stop)
+        progress("embedder", "all-MiniLM-L6-v2")
         if embedder is None:
             from garp.engine.embedder import Embedder
             embedder = Embedder()
@@ -150,7 +159,8 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
         minds: dict[str, AgentMind] = {}
         # One embedding call for every persona seed fills the embedder's LRU (IV-B amortisation).
         embedder.embed([m.text for p in personas.values() for m in p.seed_memories][:EMBED_LRU_ROOM])
-        for name, persona in personas.items():
+        for i, (name, persona) in enumerate(personas.items()):
+            progress("memories", f"{name} ({i + 1} of {len(personas)})")
             mind = AgentMind(persona, needs_enabled=switches["needs"])
             mind.emotion = EmotionSystem.for_persona(persona, enabled=switches["emotions"], t=clock.t)
             mind.mood = {"label": mind.emotion.current.label, "valence": mind.emotion.current.valence,
@@ -166,6 +176,7 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
         for name in scenario.cast:
             place = scenario.start_places.get(name, personas[name].home)
             world.add_agent(name, place)
+        progress("start", "placing the characters and the objects they use")
         known_places = sorted(town.places)
         brain = Brain(scenario=scenario, scheduler=scheduler, embedder=embedder, minds=minds, log=None,
                       known_places=known_places, switches=switches, homes={n: p.home for n, p in personas.items()},

@@ -8,6 +8,7 @@ import pygame
 
 from garp.game import text as T
 from garp.game import view_model as vm
+from garp.game.phrasing import plain_activity, shorten
 from garp.game.panels.base import Tab
 from garp.game.panels.calls import CallsTab
 from garp.game.panels.decisions import DecisionsTab
@@ -17,14 +18,16 @@ from garp.game.panels.memories import MemoriesTab
 from garp.game.panels.persona import PersonaTab
 from garp.game.panels.plan import PlanTab
 from garp.game.panels.relationships import RelationshipsTab
+from garp.game.panels.timeline import TimelineTab
 
 PANEL_FRACTION = 0.4   # of the window width
 MIN_PANEL_W = 460      # px; below this tab titles do not fit
 HEADER_H = 52
 TAB_H = 30
 TABS_PER_ROW = 4
-TAB_CLASSES = (DecisionsTab, PlanTab, MemoriesTab, EmotionsTab, PersonaTab, RelationshipsTab, CallsTab,
-               InterviewTab)
+HEADER_CHARS = 70      # header activity line, shortened between words
+TAB_CLASSES = (DecisionsTab, PlanTab, MemoriesTab, EmotionsTab, PersonaTab, RelationshipsTab, TimelineTab,
+               CallsTab, InterviewTab)
 
 
 def panel_rect(window: tuple[int, int]) -> pygame.Rect:
@@ -58,8 +61,10 @@ class AgentPanel:
     def header_lines(self) -> list[str]:
         body = next((b for b in vm.bodies(vm.attr(self.sim, "world"), vm.game_time(self.sim))
                      if b.name == self.name), None)
-        doing = body.activity if body else ""
-        where = f" at {body.place}" if body and body.place else ""
+        doing = plain_activity(body.activity) if body else ""
+        # a walk names where it goes, and a place already named is not repeated
+        where = f" at {body.place}" if body and body.place and not doing.startswith("walking") \
+            and body.place not in doing else ""
         return [self.name, f"{doing}{where}".strip()]
 
     # ------------------------------------------------------------ layout
@@ -115,7 +120,7 @@ class AgentPanel:
         pygame.draw.line(surface, T.BORDER, self.rect.topleft, self.rect.bottomleft, 2)
         title, sub = self.header_lines()
         surface.blit(text.render(title, 20, T.FG, True), (self.rect.x + 12, self.rect.y + 6))
-        surface.blit(text.render(sub[:70], 14, T.FG_DIM), (self.rect.x + 12, self.rect.y + 31))
+        surface.blit(text.render(shorten(sub, HEADER_CHARS), 14, T.FG_DIM), (self.rect.x + 12, self.rect.y + 31))
         close = self._close_rect()
         pygame.draw.rect(surface, T.BG_HI, close, border_radius=4)
         x_surf = text.render("x", 18, T.FG, True)

@@ -1,8 +1,11 @@
 """Interview tab (seed: Interview Studio): ask the agent a question; the answer arrives from a Future
-with the memories it used and their scores. The simulation pauses the agent while interviewed."""
+with the memories it used and their scores. While the model works a progress line counts the
+seconds and the requests queued ahead; a new question and a new answer scroll into view. The
+agent starts no conversation while being interviewed."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +27,7 @@ class Exchange:
     answer: str = ""
     memories: list[vm.RetrievedRow] = field(default_factory=list)
     error: str = ""
+    asked_at: float = field(default_factory=time.monotonic)  # wall clock, for the progress line
 
     @property
     def done(self) -> bool:
@@ -51,6 +55,7 @@ class InterviewTab(Tab):
             ex = Exchange(q, None, error=str(err))
         self.history.append(ex)
         self.refresh()
+        self.show_newest()
         return ex
 
     def poll(self) -> None:
@@ -64,20 +69,35 @@ class InterviewTab(Tab):
                 ex.memories = vm.retrieved_rows(vm.attr(result, "memories", "retrieved", default=[]))
             except Exception as err:
                 ex.error = f"The interview failed: {err}"
+            self.refresh()
+            self.show_newest()
+
+    def show_newest(self) -> None:
+        """Scroll the newest question (and the answer under it) to the top of the tab."""
+        rows = self.list.rows
+        newest = max((i for i, r in enumerate(rows) if r.kind == "heading" and r.text.startswith("You: ")), default=0)
+        self.list.scroll_to_row(newest)
+
+    def progress_line(self, ex: Exchange) -> str:
+        """What the player reads while the model works on an answer."""
+        waited = time.monotonic() - ex.asked_at
+        queued = vm.hud_stats(self.sim).queue_depth
+        ahead = f"; {queued} model request{'s' if queued != 1 else ''} queued" if queued else ""
+        return f"{self.name} is thinking... {waited:.0f} s{ahead}"
 
     def update(self, dt: float) -> None:
         self.poll()
         super().update(dt)
 
     def build(self) -> list[Row]:
-        rows = [Row(f"Ask {self.name} a question and press Enter. {self.name} pauses while answering.",
+        rows = [Row(f"Ask {self.name} a question and press Enter. {self.name} answers from memory.",
                     color=T.FG_DIM)]
         for ex in self.history:
             rows.append(Row(f"You: {ex.question}", "heading"))
             if ex.error:
                 rows.append(Row(ex.error, color=T.BAD))
             elif not ex.answer:
-                rows.append(Row(f"{self.name} is thinking...", color=T.FG_DIM))
+                rows.append(Row(self.progress_line(ex), color=T.WARN))
             else:
                 rows.append(Row(f"{self.name}: {ex.answer}", "block", color=T.GOOD))
                 rows.append(Row("Memories used (score = 3 x similarity + 0.5 x poignancy + 0.5 x recency)",

@@ -21,6 +21,8 @@ HEADING = 16
 PAD = 8
 BAR_H = 22
 SPARK_H = 48
+CHART_H = 110      # timeline chart plot height (px)
+LEGEND_COLS = 3    # curve names per legend line under a chart
 SLIDER_H = 40
 SCROLL_STEP = 48   # pixels per wheel notch
 
@@ -35,7 +37,7 @@ class Button:
 @dataclass
 class Row:
     text: str = ""
-    kind: str = "text"      # text | heading | bar | spark | slider | buttons | block | mono
+    kind: str = "text"      # text | heading | bar | spark | chart | slider | buttons | block | mono
     value: float = 0.0      # bar value / slider stop
     lo: float = 0.0
     hi: float = 1.0
@@ -46,6 +48,8 @@ class Row:
     buttons: list[Button] = field(default_factory=list)
     series: list[float] = field(default_factory=list)
     on_release: Callable[[int], None] | None = None   # slider: called with the new stop
+    curves: list[tuple[str, tuple, list[tuple[float, float]]]] = field(default_factory=list)  # chart: (name, rgb, points)
+    span: tuple[float, float] | None = None  # chart: game-time axis (default: the points' own span)
 
     def lines(self) -> list[str]:
         if self.kind == "buttons":
@@ -54,6 +58,9 @@ class Row:
             return [f"{self.text} {self.value:.2f}" + (" URGENT" if self.mark else "")]
         if self.kind == "slider":
             return [f"{self.text} {int(self.value):+d}"]
+        if self.kind == "chart":
+            return [self.text] + [f"{name}: {pts[0][1]:+.2f} -> {pts[-1][1]:+.2f} ({len(pts)} points)"
+                                  for name, _, pts in self.curves if pts]
         return [self.text] if self.text else []
 
 
@@ -67,6 +74,12 @@ class RowList:
         self._hits: list[tuple[pygame.Rect, Row, Button | None]] = []
         self._drag: tuple[Row, pygame.Rect] | None = None
         self._content_h = 0
+        self._to_row: int | None = None  # next draw scrolls this row to the top
+
+    def scroll_to_row(self, index: int) -> None:
+        """On the next draw, scroll row `index` (negative: from the end) to the top, or as far as the
+        content allows (the newest question and its answer, say)."""
+        self._to_row = index
 
     def set_rows(self, rows: list[Row]) -> None:
         self.rows = rows
@@ -77,6 +90,9 @@ class RowList:
             return BAR_H + 4, []
         if row.kind == "spark":
             return SPARK_H + text.line_height(SMALL) + 6, []
+        if row.kind == "chart":
+            legend = (len(row.curves) + LEGEND_COLS - 1) // LEGEND_COLS
+            return CHART_H + (legend + 1) * text.line_height(SMALL) + 10, []
         if row.kind == "slider":
             return SLIDER_H + 6, []
         if row.kind == "buttons":
@@ -101,48 +117,36 @@ class RowList:
         text = T.shared_text()
         self.rect = pygame.Rect(rect)
         self._hits = []
+        laid = [(row, *self._row_height(row, self.rect.width, text)) for row in self.rows]
+        self._content_h = sum(h for _, h, _ in laid) + 2 * PAD
+        bottom = max(0, self._content_h - self.rect.height)
+        if self._to_row is not None and laid:
+            self.scroll = sum(h for _, h, _ in laid[:self._to_row % len(laid)])
+            self._to_row = None
+        self.scroll = max(0, min(self.scroll, bottom))
         clip = surface.get_clip()
         surface.set_clip(self.rect)
         y = self.rect.y + PAD - self.scroll
-        for row in self.rows:
-            h, wrapped = self._row_height(row, self.rect.width, text)
+        for row, h, wrapped in laid:
             if y + h >= self.rect.y and y <= self.rect.bottom:
                 self._draw_row(surface, row, pygame.Rect(self.rect.x, y, self.rect.width, h), wrapped, text)
             y += h
-        self._content_h = y + self.scroll - self.rect.y + PAD
         if self._content_h > self.rect.height:  # scrollbar
-            frac = self.rect.height / self._content_h
-            bar_h = max(20, int(self.rect.height * frac))
-            span = max(1, self._content_h - self.rect.height)
-            top = self.rect.y + int((self.rect.height - bar_h) * self.scroll / span)
+            bar_h = max(20, int(self.rect.height * self.rect.height / self._content_h))
+            top = self.rect.y + int((self.rect.height - bar_h) * self.scroll / max(1, bottom))
             pygame.draw.rect(surface, T.BORDER, (self.rect.right - 6, top, 4, bar_h), border_radius=2)
         surface.set_clip(clip)
-        self.scroll = max(0, min(self.scroll, max(0, self._content_h - self.rect.height)))
 
     def _draw_row(self, surface, row: Row, r: pygame.Rect, wrapped: list, text: T.Text) -> None:
         x = r.x + PAD + row.indent * 16
         inner_w = r.right - PAD - x
         color = row.color or T.FG
         if row.kind == "bar":
-            label = text.render(row.text, SMALL, T.FG)
-            surface.blit(label, (x, r.y + 3))
-            bx, bw = x + 92, inner_w - 92 - 52
-            frac = (row.value - row.lo) / max(1e-9, row.hi - row.lo)
-            pygame.draw.rect(surface, T.BG_ALT, (bx, r.y + 3, bw, BAR_H - 6), border_radius=3)
-            fill = row.color or (T.BAD if row.mark else T.ACCENT)
-            if row.lo < 0:  # signed bar grows from the middle
-                mid = bx + bw // 2
-                end = bx + int(bw * max(0.0, min(1.0, frac)))
-                pygame.draw.rect(surface, fill, (min(mid, end), r.y + 3, abs(end - mid), BAR_H - 6), border_radius=3)
-                pygame.draw.line(surface, T.FG_DIM, (mid, r.y + 1), (mid, r.y + BAR_H - 2))
-            else:
-                pygame.draw.rect(surface, fill, (bx, r.y + 3, int(bw * max(0.0, min(1.0, frac))), BAR_H - 6),
-                                 border_radius=3)
-            val = f"{row.value:+.2f}" if row.lo < 0 else f"{row.value:.2f}"
-            surface.blit(text.render(val + (" !" if row.mark else ""), SMALL, T.BAD if row.mark else T.FG),
-                         (bx + bw + 6, r.y + 3))
+            self._draw_bar(surface, row, r, x, inner_w, text)
         elif row.kind == "spark":
             self._draw_spark(surface, row, pygame.Rect(x, r.y, inner_w, SPARK_H), text)
+        elif row.kind == "chart":
+            draw_chart(surface, row, pygame.Rect(x, r.y, inner_w, r.height - 6), text)
         elif row.kind == "slider":
             self._draw_slider(surface, row, pygame.Rect(x, r.y, inner_w, SLIDER_H), text)
         elif row.kind == "buttons":
@@ -168,6 +172,26 @@ class RowList:
                 ty += text.line_height(size, row.kind == "heading")
             if row.action is not None:
                 self._hits.append((r, row, None))
+
+    def _draw_bar(self, surface, row: Row, r: pygame.Rect, x: int, inner_w: int, text: T.Text) -> None:
+        """A need, trust or valence bar; a signed one grows from the middle."""
+        label = text.render(row.text, SMALL, T.FG)
+        surface.blit(label, (x, r.y + 3))
+        bx, bw = x + 92, inner_w - 92 - 52
+        frac = (row.value - row.lo) / max(1e-9, row.hi - row.lo)
+        pygame.draw.rect(surface, T.BG_ALT, (bx, r.y + 3, bw, BAR_H - 6), border_radius=3)
+        fill = row.color or (T.BAD if row.mark else T.ACCENT)
+        if row.lo < 0:  # signed bar grows from the middle
+            mid = bx + bw // 2
+            end = bx + int(bw * max(0.0, min(1.0, frac)))
+            pygame.draw.rect(surface, fill, (min(mid, end), r.y + 3, abs(end - mid), BAR_H - 6), border_radius=3)
+            pygame.draw.line(surface, T.FG_DIM, (mid, r.y + 1), (mid, r.y + BAR_H - 2))
+        else:
+            pygame.draw.rect(surface, fill, (bx, r.y + 3, int(bw * max(0.0, min(1.0, frac))), BAR_H - 6),
+                             border_radius=3)
+        val = f"{row.value:+.2f}" if row.lo < 0 else f"{row.value:.2f}"
+        surface.blit(text.render(val + (" !" if row.mark else ""), SMALL, T.BAD if row.mark else T.FG),
+                     (bx + bw + 6, r.y + 3))
 
     def _draw_spark(self, surface, row: Row, r: pygame.Rect, text: T.Text) -> None:
         pygame.draw.rect(surface, T.BG_ALT, r, border_radius=3)
@@ -233,3 +257,46 @@ class RowList:
 
     def dragging(self) -> bool:
         return self._drag is not None
+
+
+def _hhmm(t: float) -> str:
+    t = t % 86400
+    return f"{int(t // 3600):02d}:{int(t % 3600 // 60):02d}"
+
+
+def draw_chart(surface: pygame.Surface, row: Row, r: pygame.Rect, text: T.Text) -> None:
+    """A time chart: every curve over the span of all points, value axis row.lo..row.hi, a
+    legend in the curves' colours and the first and last times under the plot."""
+    plot = pygame.Rect(r.x, r.y + 2, r.width, CHART_H)
+    pygame.draw.rect(surface, T.BG_ALT, plot, border_radius=3)
+    span = max(1e-9, row.hi - row.lo)
+    if row.lo < 0 < row.hi:  # zero line of a signed value
+        zy = plot.bottom - 3 - (0 - row.lo) / span * (plot.height - 6)
+        pygame.draw.line(surface, T.BORDER, (plot.x, zy), (plot.right, zy))
+    times = [t for _, _, pts in row.curves for t, _ in pts]
+    if not times:
+        surface.blit(text.render("(nothing recorded yet)", SMALL, T.FG_DIM), (plot.x + 8, plot.y + 8))
+        return
+    t0, t1 = row.span or (min(times), max(times))
+    t1 = max(t1, t0 + 60.0)
+
+    def xy(t: float, v: float) -> tuple[float, float]:
+        fy = (max(row.lo, min(row.hi, v)) - row.lo) / span
+        return plot.x + 3 + (t - t0) / (t1 - t0) * (plot.width - 6), plot.bottom - 3 - fy * (plot.height - 6)
+
+    for _, color, pts in row.curves:
+        if len(pts) >= 2:  # a step line: a value holds until the next event changes it
+            steps = [xy(*pts[0])]
+            for (ta, va), (tb, vb) in zip(pts, pts[1:]):
+                steps += [xy(tb, va), xy(tb, vb)]
+            pygame.draw.lines(surface, color, False, steps, 2)
+        elif pts:
+            pygame.draw.circle(surface, color, [int(c) for c in xy(*pts[0])], 3)
+    lh = text.line_height(SMALL)
+    y = plot.bottom + 2
+    surface.blit(text.render(_hhmm(t0), SMALL, T.FG_DIM), (plot.x, y))
+    end = text.render(_hhmm(t1), SMALL, T.FG_DIM)
+    surface.blit(end, (plot.right - end.get_width(), y))
+    col_w = plot.width // LEGEND_COLS
+    for i, (name, color, _) in enumerate(row.curves):
+        surface.blit(text.render(name, SMALL, color), (plot.x + (i % LEGEND_COLS) * col_w, y + lh * (1 + i // LEGEND_COLS)))

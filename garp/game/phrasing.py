@@ -1,0 +1,81 @@
+"""Display-only wording: activity text as plain English, and shortening that never cuts a word.
+
+The world names what a body does as "verb (object name)" and a walk as "walking to
+object (place)"; the minds name plan items. Those strings are also prompt text, so they
+are left alone: this module rewrites them only where the player reads them (map labels,
+the panel header). "work register (cash register)" reads "working at the cash register".
+"""
+
+from __future__ import annotations
+
+import re
+
+# verb -> phrase; {o} is the object with its article ("the sofa", "Noor's bed").
+VERB_PHRASES = {
+    "attend": "attending class at {o}", "browse": "browsing {o}", "brush teeth": "brushing teeth at {o}",
+    "buy": "buying something at {o}", "change": "getting changed at {o}", "chat": "chatting on {o}",
+    "clean": "cleaning {o}", "clear": "clearing {o}", "cook": "cooking at {o}", "drink": "having a drink at {o}",
+    "eat": "eating at {o}", "make coffee": "making coffee at {o}", "make the bed": "making {o}",
+    "nap": "napping on {o}", "order": "ordering at {o}", "paint": "painting at {o}", "pay": "paying at {o}",
+    "picnic": "having a picnic at {o}", "play": "playing {o}", "practice": "practising on {o}",
+    "read": "reading by {o}", "relax": "relaxing on {o}", "restock": "restocking {o}", "serve": "serving at {o}",
+    "shop": "shopping at {o}", "shower": "taking a shower", "sit": "sitting on {o}", "sleep": "sleeping in {o}",
+    "snack": "having a snack from {o}", "study": "studying at {o}", "swing": "on {o}", "teach": "teaching at {o}",
+    "use toilet": "using the toilet", "wash": "washing at {o}", "wash dishes": "washing dishes at {o}",
+    "watch": "watching {o}", "water": "watering {o}", "wish": "making a wish at {o}", "work": "working at {o}",
+    "work register": "working at {o}", "write": "writing at {o}",
+}
+IN_BED = {"nap"}  # verbs whose preposition follows the object: napping in a bed, on a sofa
+DROPPED_PREFIXES = ("keep on: ",)  # plan bookkeeping a player need not read
+# words a shortened phrase must not end on ("dinner at" reads as cut off)
+DANGLING = {"a", "an", "the", "at", "to", "for", "with", "over", "and", "or", "of", "in", "on", "by", "from",
+            "@", "-", "&", "his", "her", "their", "my"}
+ELLIPSIS = "..."
+_USE = re.compile(r"^(?P<verb>[a-z][a-z ]*) \((?P<obj>[^()]+)\)$")
+_WALK = re.compile(r"^walking to (?P<obj>[^()]+) \((?P<place>[^()]+)\)$")
+
+
+def with_article(thing: str) -> str:
+    """'sofa' -> 'the sofa'; names and possessives ('Noor's bed', 'Hobbs Cafe') keep no article."""
+    if not thing or thing[0].isupper() or "'s " in thing or thing.startswith(("the ", "a ", "an ")):
+        return thing
+    return f"the {thing}"
+
+
+def use_phrase(verb: str, obj: str) -> str:
+    template = VERB_PHRASES.get(verb)
+    if template is None:
+        return f"{verb} at {with_article(obj)}"
+    if verb in IN_BED and "bed" in obj:
+        template = template.replace(" on ", " in ")
+    return template.format(o=with_article(obj))
+
+
+def plain_activity(text: str) -> str:
+    """An activity as the player reads it; unknown shapes pass through unchanged."""
+    text = (text or "").strip()
+    for prefix in DROPPED_PREFIXES:
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+    if text == "idle":
+        return ""
+    walk = _WALK.match(text)
+    if walk:
+        return f"walking to {with_article(walk['obj'])} at {walk['place']}"
+    use = _USE.match(text)
+    if use:
+        return use_phrase(use["verb"], use["obj"])
+    return text
+
+
+def shorten(text: str, limit: int) -> str:
+    """At most `limit` characters, cut between words, never ending on a dangling word."""
+    text = " ".join((text or "").split())
+    if len(text) <= limit:
+        return text
+    words = text[:max(1, limit - len(ELLIPSIS)) + 1].split(" ")
+    if len(words) > 1:
+        words = words[:-1]  # the last one may be cut mid-word
+    while len(words) > 1 and words[-1].lower().strip(",;:") in DANGLING:
+        words.pop()
+    return " ".join(words).rstrip(",;:") + ELLIPSIS
