@@ -39,9 +39,12 @@ def run_one(name: str, answer: str | None, run: int, args: Any, out: Path, backe
     from garp.sim.runner import progress_printer, run_headless
     label = name + (f"[{answer}]" if answer else "")
     run_dir = out / f"{label.replace(' ', '_').replace('[', '-').replace(']', '')}-run{run + 1}"
+    server = getattr(args, "server", None)
+    # The committed recording holds the bundled model's replies; a server run uses its own cache.
+    recording = getattr(args, "cache", None) or ("" if server else str(REPLY_CACHE))
     opts = types.SimpleNamespace(out=str(run_dir), seed=run, live=args.live, record=args.record,
-                                 cache=str(getattr(args, "cache", None) or REPLY_CACHE), trait=answer, headless=True,
-                                 model=getattr(args, "model", None), server=getattr(args, "server", None))
+                                 cache=recording, trait=answer, headless=True,
+                                 model=getattr(args, "model", None), server=server)
     t0 = time.monotonic()
     show = progress_printer(f"{label} run {run + 1}") if progress else None
     sim = run_headless(name, opts, hours=getattr(args, "hours", None), progress=show, backend=backend,

@@ -8,6 +8,7 @@ the town (map, objects, world, perception) and one AgentMind per cast member.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from datetime import datetime
 from pathlib import Path
@@ -23,7 +24,7 @@ from garp.scenario.schema import Scenario
 
 # --- tunables ---------------------------------------------------------------------------
 EMBED_LRU_ROOM = 800  # seed texts pre-embedded in one batch (the embedder keeps 1,000, Table II)
-LOCAL_REPLIES = paths.RUNS / "replies.sqlite"  # reply cache shared by `garp run` / `garp play` runs
+LOCAL_REPLIES = paths.RUNS / "replies"  # live reply caches of `garp run` / `garp play`, one file per backend
 
 
 class CallSink:
@@ -71,14 +72,34 @@ def run_dir_for(scenario: Scenario, args: Any) -> Path:
     return paths.RUNS / f"{scenario.name}-{stamp}"
 
 
+def local_cache_path(model_id: str) -> Path:
+    """The live cache of one backend (model sha256 or server URL + model): a run against a
+    server never meets a local model's file, so it is never refused."""
+    from garp.engine.reply_cache import backend_slug
+    return LOCAL_REPLIES / f"live-{backend_slug(model_id)}.sqlite"
+
+
 def cache_for(args: Any, model_id: str, run_dir: Path):
-    """The reply cache: --cache (checks pass the committed one), else the local runs/ cache.
-    --live turns it off, --record writes fresh replies without reading old ones."""
+    """The reply cache. --cache names a recording (checks pass the committed one): it keeps
+    every reply, rejected ones flagged, so a replay repeats the run. Without it, the backend's
+    live cache under runs/replies/ keeps only replies that passed validation.
+    --live turns caching off, --record writes fresh replies without reading old ones."""
     from garp.engine.reply_cache import ReplyCache
     if _opt(args, "live", False):
         return ReplyCache(run_dir / "replies.sqlite", model_id, mode="off")
-    path = Path(_opt(args, "cache", "") or LOCAL_REPLIES)
-    return ReplyCache(path, model_id, mode="record" if _opt(args, "record", False) else "use")
+    mode = "record" if _opt(args, "record", False) else "use"
+    recording = _opt(args, "cache", "")
+    if recording:
+        return ReplyCache(Path(recording), model_id, mode=mode)
+    return ReplyCache(local_cache_path(model_id), model_id, mode=mode, keep_rejected=False)
+
+
+def report_cache_repair(cache: Any, log: EventLog, t: float) -> None:
+    """Say on the terminal and in the run log when opening the cache dropped unusable entries."""
+    if cache.repaired:
+        message = f"reply cache {cache.path}: dropped {cache.repaired} unusable entries on open"
+        print(f"garp: {message}", file=sys.stderr)
+        log.emit("cache_repair", t, path=str(cache.path), dropped=cache.repaired, message=message)
 
 
 def personas_for(scenario: Scenario, traits_choice: str | None) -> dict[str, Persona]:
@@ -133,6 +154,7 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
             closers.append(backend.close)
         cache = cache_for(args, backend.model_id, run_dir)
         closers.append(cache.close)
+        report_cache_repair(cache, log, clock.t)
         sink = CallSink()
         scheduler = InferenceScheduler(backend, cache=cache, recorder=sink, seed=seed).start()
         closers.append(scheduler.stop)
