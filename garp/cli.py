@@ -55,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--hours", type=float, help="game hours to simulate (default: the scenario's duration)")
     run.add_argument("--live", action="store_true", help="ignore the reply cache")
     run.add_argument("--record", action="store_true", help="refresh the reply cache")
+    run.add_argument("--cache", help="a reply recording to replay and extend (e.g. scenarios/replies/replies.sqlite) "
+                                     "instead of the local live cache")
     run.add_argument("--trait", help="for personality scenarios: which temperament runs (e.g. 'very introverted')")
     _add_model_options(run)
     _add_switches(run)

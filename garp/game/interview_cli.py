@@ -72,7 +72,6 @@ class TerminalInterview:
     def __init__(self, args: Any) -> None:
         from garp.engine.backends import make_backend
         from garp.engine.embedder import Embedder
-        from garp.engine.memory_store import MemoryStore
         from garp.engine.scheduler import InferenceScheduler
         from garp.mind.agent import AgentMind
         from garp.mind.emotion import EmotionSystem
@@ -80,15 +79,9 @@ class TerminalInterview:
         from garp.mind.persona import load_persona
 
         persona = load_persona(find_persona_file(args.persona))
-        self._tmp = None
-        if getattr(args, "save", None):
-            store_dir = find_store_dir(args.save)
-        else:
-            self._tmp = tempfile.TemporaryDirectory(prefix="garp-interview-")
-            store_dir = Path(self._tmp.name)
-        self.store = MemoryStore(store_dir)
+        self._open_store(args)
         if getattr(args, "save", None) and self.store.count(persona.name) == 0:
-            self.store.close()
+            self.close_store()
             raise GarpError(f"--save {args.save}: the memory store has no memories of {persona.name}; "
                             f"allowed observers: {', '.join(self.store.observers()) or '(none)'}")
         backend = make_backend(getattr(args, "model", None), getattr(args, "server", None),
@@ -106,6 +99,23 @@ class TerminalInterview:
             self.mind.memory.seed(persona, self.t)
         self.loop = asyncio.new_event_loop()
 
+    def _open_store(self, args: Any) -> None:
+        """A run's store (recovered after a crash; new memories also go to the run's log),
+        or a temporary one for the persona's seeds."""
+        from garp.engine.memory_store import MemoryStore
+        from garp.recovery import open_run_store
+        self._tmp, self.run_log = None, None
+        if getattr(args, "save", None):
+            self.store, self.run_log = open_run_store(find_store_dir(args.save))
+        else:
+            self._tmp = tempfile.TemporaryDirectory(prefix="garp-interview-")
+            self.store = MemoryStore(Path(self._tmp.name))
+
+    def close_store(self) -> None:
+        self.store.close()
+        if self.run_log is not None:
+            self.run_log.close()
+
     @property
     def name(self) -> str:
         return self.mind.persona.name
@@ -120,7 +130,7 @@ class TerminalInterview:
         finally:
             self.loop.close()
         self.scheduler.stop()
-        self.store.close()
+        self.close_store()
         self.embedder.close()
         if self._tmp is not None:
             self._tmp.cleanup()

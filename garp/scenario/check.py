@@ -10,6 +10,7 @@ non-zero when a goal fails.
 from __future__ import annotations
 
 import json
+import shutil
 import time
 import types
 from pathlib import Path
@@ -39,6 +40,7 @@ def run_one(name: str, answer: str | None, run: int, args: Any, out: Path, backe
     from garp.sim.runner import progress_printer, run_headless
     label = name + (f"[{answer}]" if answer else "")
     run_dir = out / f"{label.replace(' ', '_').replace('[', '-').replace(']', '')}-run{run + 1}"
+    shutil.rmtree(run_dir, ignore_errors=True)  # this check's own output from an earlier check
     server = getattr(args, "server", None)
     # The committed recording holds the bundled model's replies; a server run uses its own cache.
     recording = getattr(args, "cache", None) or ("" if server else str(REPLY_CACHE))

@@ -17,6 +17,7 @@ from typing import Any
 from garp import paths
 from garp.errors import GarpError
 from garp.eventlog import EventLog
+from garp.recovery import memory_logger
 from garp.mind.agent import AgentMind
 from garp.mind.persona import Persona, load_personas
 from garp.scenario.loader import load_scenario
@@ -70,6 +71,14 @@ def run_dir_for(scenario: Scenario, args: Any) -> Path:
         return Path(out)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     return paths.RUNS / f"{scenario.name}-{stamp}"
+
+
+def refuse_previous_run(run_dir: Path) -> None:
+    """A new run never starts in a folder holding another run: the old memories would mix
+    with the new log, and the old log would be overwritten."""
+    if (run_dir / "events.jsonl").exists() or (run_dir / "memory").exists():
+        raise GarpError(f"--out {run_dir}: the folder holds a previous run (events.jsonl, memory/); a new run "
+                        "would mix its memories with that run's — choose another --out or delete the folder")
 
 
 def local_cache_path(model_id: str) -> Path:
@@ -140,6 +149,7 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
         raise GarpError(f"scenario {scenario.name}: a headless run needs the temperament; "
                         f"pass --trait with one of: {', '.join(tp.choices)}")
     run_dir = run_dir_for(scenario, args)
+    refuse_previous_run(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     log = EventLog(run_dir / "events.jsonl")
     closers: list[Any] = []
@@ -165,6 +175,7 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
         from garp.engine.memory_store import MemoryStore
         store = MemoryStore(run_dir / "memory")
         closers.append(store.close)
+        store.on_add = memory_logger(log)  # the log records every memory (crash recovery reads it)
         personas = personas_for(scenario, traits_choice)
         rel_hooks = RelHooks()
         for h in scenario.hooks:
