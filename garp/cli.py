@@ -23,12 +23,28 @@ COMMANDS = {
 }
 
 
-def _add_model_options(p: argparse.ArgumentParser) -> None:
+def _number(kind: type, low: float, strict: bool):
+    """An argparse type: a number of `kind` above `low` (or at least `low` when not strict)."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a{'n integer' if kind is int else ' number'}") from None
+        if value < low or (strict and value == low):
+            raise argparse.ArgumentTypeError(f"{text} is not {'above' if strict else 'at least'} {low:g}")
+        return value
+    return parse
+
+
+POSITIVE_INT, POSITIVE, COUNT = _number(int, 1, False), _number(float, 0, True), _number(int, 0, False)
+
+
+def _add_model_options(p: argparse.ArgumentParser, seed_help: str = "random seed for the run") -> None:
     p.add_argument("--model", help="model name from models/registry.json or a path to a .gguf file")
     p.add_argument("--server", help="base URL of an OpenAI-compatible server (e.g. http://127.0.0.1:8080/v1)")
-    p.add_argument("--threads", type=int, help="CPU threads for the embedded model")
-    p.add_argument("--gpu-layers", type=int, default=None, help="layers to offload to the GPU (embedded model)")
-    p.add_argument("--seed", type=int, default=None, help="random seed for the run")
+    p.add_argument("--threads", type=POSITIVE_INT, help="CPU threads for the embedded model")
+    p.add_argument("--gpu-layers", type=COUNT, default=None, help="layers to offload to the GPU (embedded model)")
+    p.add_argument("--seed", type=int, default=None, help=seed_help)
 
 
 def _add_switches(p: argparse.ArgumentParser) -> None:
@@ -43,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="open the game window")
     play.add_argument("--scenario", default="town", help="scenario name (file in scenarios/ without .json)")
-    play.add_argument("--speed", type=float, help="clock multiplier (default: the scenario's)")
+    play.add_argument("--speed", type=POSITIVE, help="clock multiplier (default: the scenario's)")
     play.add_argument("--trait", help="for personality scenarios: which temperament runs (e.g. 'very introverted')")
     _add_model_options(play)
     _add_switches(play)
@@ -52,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("scenario", help="scenario name or path")
     run.add_argument("--headless", action="store_true", help="no window (the only mode of `run`; accepted for clarity)")
     run.add_argument("--out", help="directory for the event log and save data (default runs/NAME-TIMESTAMP)")
-    run.add_argument("--hours", type=float, help="game hours to simulate (default: the scenario's duration)")
+    run.add_argument("--hours", type=POSITIVE, help="game hours to simulate (default: the scenario's duration)")
     run.add_argument("--live", action="store_true", help="ignore the reply cache")
     run.add_argument("--record", action="store_true", help="refresh the reply cache")
     run.add_argument("--cache", help="a reply recording to replay and extend (e.g. scenarios/replies/replies.sqlite) "
@@ -63,12 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="run scenarios headless and check their goals")
     check.add_argument("scenarios", nargs="*", help="scenario names (default: all)")
-    check.add_argument("--runs", type=int, default=1, help="runs per scenario")
-    check.add_argument("--hours", type=float, help="check only the first game hours of each scenario (default: all)")
+    check.add_argument("--runs", type=POSITIVE_INT, default=1, help="runs per scenario")
+    check.add_argument("--hours", type=POSITIVE, help="check only the first game hours of each scenario (default: all)")
     check.add_argument("--live", action="store_true", help="ignore the reply cache (call the model)")
     check.add_argument("--record", action="store_true", help="call the model and refresh the reply cache")
     check.add_argument("--out", default="runs/check", help="directory for logs, JSON and JUnit XML")
-    _add_model_options(check)
+    _add_model_options(check, seed_help="seed of the first run; run i uses seed + i (default 0, the recorded one)")
 
     interview = sub.add_parser("interview", help="interview an agent in the terminal")
     interview.add_argument("persona", help="persona name (file in personas/)")
@@ -84,10 +100,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def refuse_ignored(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Options that would be accepted and then ignored are refused (argparse error, exit 2)."""
+    given = vars(args)
+    if given.get("live") and given.get("record"):
+        parser.error("--live calls the model without the reply cache and --record refreshes the cache: choose one")
+    if given.get("live") and given.get("cache"):
+        parser.error("--live does not read or write a reply cache, so --cache would be ignored: choose one")
+    if given.get("server"):
+        for flag in ("threads", "gpu_layers"):
+            if given.get(flag) is not None:
+                parser.error(f"--{flag.replace('_', '-')} sets up the embedded model; with --server the server "
+                             "decides (drop one of them)")
+
+
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # the game has no sound; spares ALSA noise on machines without a card
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    refuse_ignored(parser, args)
     module_name, func_name = COMMANDS[args.command].split(":")
     try:
         func = getattr(importlib.import_module(module_name), func_name)
