@@ -88,7 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     interview = sub.add_parser("interview", help="interview an agent in the terminal")
     interview.add_argument("persona", help="persona name (file in personas/)")
-    interview.add_argument("--save", help="a run's save directory to load memories from")
+    interview.add_argument("--save", help="a run's folder: its memories answer, and each exchange is written into "
+                                          "that run's memory store and log (see --read-only)")
+    interview.add_argument("--read-only", action="store_true",
+                           help="with --save: interview a temporary copy of the run's memories; the run is untouched")
     _add_model_options(interview)
 
     models = sub.add_parser("models", help="list or download models")
@@ -105,6 +108,9 @@ def refuse_ignored(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     given = vars(args)
     if given.get("live") and given.get("record"):
         parser.error("--live calls the model without the reply cache and --record refreshes the cache: choose one")
+    if given.get("read_only") and not given.get("save"):
+        parser.error("--read-only applies to a run's memories (--save DIR); without --save the interview "
+                     "already uses a temporary store")
     if given.get("live") and given.get("cache"):
         parser.error("--live does not read or write a reply cache, so --cache would be ignored: choose one")
     if given.get("server"):
