@@ -10,6 +10,7 @@ import argparse
 import importlib
 import os
 import sys
+from typing import Any
 
 from garp.errors import GarpError
 
@@ -53,6 +54,27 @@ def _add_switches(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-needs", action="store_true", help="turn off the needs system")
 
 
+def _add_check(sub: Any) -> None:
+    check = sub.add_parser("check", help="run scenarios headless and check their goals")
+    check.add_argument("scenarios", nargs="*", help="scenario names (default: all)")
+    check.add_argument("--runs", type=POSITIVE_INT, default=1, help="runs per scenario")
+    check.add_argument("--hours", type=POSITIVE, help="check only the first game hours of each scenario (default: all)")
+    check.add_argument("--live", action="store_true", help="ignore the reply cache (call the model)")
+    check.add_argument("--record", action="store_true", help="call the model and refresh the reply cache")
+    check.add_argument("--out", default="runs/check", help="directory for logs, JSON and JUnit XML")
+    _add_model_options(check, seed_help="seed of the first run; run i uses seed + i (default 0, the recorded one)")
+
+
+def _add_interview(sub: Any) -> None:
+    interview = sub.add_parser("interview", help="interview an agent in the terminal")
+    interview.add_argument("persona", help="persona name (file in personas/)")
+    interview.add_argument("--save", help="a run's folder: its memories answer, and each exchange is written into "
+                                          "that run's memory store and log (see --read-only)")
+    interview.add_argument("--read-only", action="store_true",
+                           help="with --save: interview a temporary copy of the run's memories; the run is untouched")
+    _add_model_options(interview)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="garp", description="A town of generative agents on local hardware.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -77,22 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_options(run)
     _add_switches(run)
 
-    check = sub.add_parser("check", help="run scenarios headless and check their goals")
-    check.add_argument("scenarios", nargs="*", help="scenario names (default: all)")
-    check.add_argument("--runs", type=POSITIVE_INT, default=1, help="runs per scenario")
-    check.add_argument("--hours", type=POSITIVE, help="check only the first game hours of each scenario (default: all)")
-    check.add_argument("--live", action="store_true", help="ignore the reply cache (call the model)")
-    check.add_argument("--record", action="store_true", help="call the model and refresh the reply cache")
-    check.add_argument("--out", default="runs/check", help="directory for logs, JSON and JUnit XML")
-    _add_model_options(check, seed_help="seed of the first run; run i uses seed + i (default 0, the recorded one)")
-
-    interview = sub.add_parser("interview", help="interview an agent in the terminal")
-    interview.add_argument("persona", help="persona name (file in personas/)")
-    interview.add_argument("--save", help="a run's folder: its memories answer, and each exchange is written into "
-                                          "that run's memory store and log (see --read-only)")
-    interview.add_argument("--read-only", action="store_true",
-                           help="with --save: interview a temporary copy of the run's memories; the run is untouched")
-    _add_model_options(interview)
+    _add_check(sub)
+    _add_interview(sub)
 
     models = sub.add_parser("models", help="list or download models")
     msub = models.add_subparsers(dest="models_command", required=True)
