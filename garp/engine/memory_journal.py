@@ -41,12 +41,13 @@ class MemoryJournal:
         return sorted(p for p in self.dir.glob("*.jsonl") if p.stem.isdigit())
 
     # --- called under the store lock ---------------------------------------------------
+    # Lines are assembled from pydantic's own JSON (several times faster than json.dumps of a dict).
     def add(self, rec: MemoryRecord, vec: np.ndarray) -> None:
         blob = base64.b64encode(np.asarray(vec, dtype=np.float32).tobytes()).decode("ascii")
-        self._out.write_line(json.dumps({"op": "add", "rec": rec.model_dump(), "vec": blob}))
+        self._out.write_line(f'{{"op":"add","vec":"{blob}","rec":{rec.model_dump_json()}}}')
 
     def change(self, rec: MemoryRecord) -> None:
-        self._out.write_line(json.dumps({"op": "set", "rec": rec.model_dump()}))
+        self._out.write_line(f'{{"op":"set","rec":{rec.model_dump_json()}}}')
 
     def rotate(self) -> tuple[DurableAppender, int]:
         """Start a new segment; the caller closes the old one outside the lock and releases

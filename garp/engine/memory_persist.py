@@ -191,9 +191,12 @@ class LancePersister:
         if len(self._new) >= FLUSH_EVERY:
             self._cond.notify_all()
 
-    def mark_dirty(self, memory_id: str) -> None:
+    def mark_dirty(self, memory_id: str, journal: bool = True) -> None:
+        """A changed record; `journal=False` for retrieval bookkeeping (last access, stability),
+        which is not worth a journal line per retrieved memory: a crash loses at most one batch of it."""
         self._check_open()
-        self._journal.change(self._row_for_disk(memory_id)[0])
+        if journal:
+            self._journal.change(self._row_for_disk(memory_id)[0])
         if memory_id not in self._new:
             self._dirty.add(memory_id)
         self._enqueued += 1

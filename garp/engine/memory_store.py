@@ -387,7 +387,7 @@ class MemoryStore:
             change["stability"] = min(STABILITY_MAX, rec.stability + STABILITY_PER_RETRIEVAL)
         rec = rec.model_copy(update=change)
         self._replace(rec)  # no generation bump: the cache entry being built stays valid
-        self._disk.mark_dirty(rec.id)
+        self._disk.mark_dirty(rec.id, journal=False)
         return rec
 
     def _load(self, rows: list[tuple[MemoryRecord, np.ndarray]]) -> None:
