@@ -2,8 +2,9 @@
 
 Replays recorded model replies from the committed reply cache (scenarios/replies/), so
 CI is deterministic and fast; `--live` ignores the cache, `--record` refreshes it. The
-cache names the model's sha256 and is refused against another model. Prints a pass
-table (scenario × run), writes results.json and junit.xml under --out, and exits
+cache names the model's sha256 and is refused against another model (a check against
+a server uses that server's own live cache). Run i uses seed i, or --seed N + i. Prints
+a pass table (scenario × run), writes results.json and junit.xml under --out, and exits
 non-zero when a goal fails.
 """
 
