@@ -17,6 +17,7 @@ import argparse
 import collections
 import json
 import os
+import shutil
 import sys
 import time
 import types
@@ -49,6 +50,7 @@ def count_embeds(embedder):
 def headless(name, hours, out, cache, backend, embedder, counter, live):
     from garp.sim.runner import run_headless
     before = counter["runs"]
+    shutil.rmtree(out, ignore_errors=True)  # this benchmark's own run folder from an earlier run
     args = types.SimpleNamespace(out=str(out), seed=0, cache=str(cache), live=live, record=False)
     sim = run_headless(name, args, hours=hours, backend=backend, embedder=embedder,
                        progress=None)
@@ -59,6 +61,7 @@ def headless(name, hours, out, cache, backend, embedder, counter, live):
 
 def realtime(name, speed, wall_s, out, cache, backend, embedder, live):
     from garp.sim.wiring import build
+    shutil.rmtree(out, ignore_errors=True)
     args = types.SimpleNamespace(out=str(out), seed=0, cache=str(cache), live=live, record=False, speed=speed)
     sim = build(name, args, lockstep=False, backend=backend, embedder=embedder)
     try:

@@ -10,6 +10,7 @@ import argparse
 import importlib
 import os
 import sys
+from typing import Any
 
 from garp.errors import GarpError
 
@@ -25,15 +26,31 @@ COMMANDS = {
 }
 
 
-def _add_model_options(p: argparse.ArgumentParser) -> None:
+def _number(kind: type, low: float, strict: bool):
+    """An argparse type: a number of `kind` above `low` (or at least `low` when not strict)."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a{'n integer' if kind is int else ' number'}") from None
+        if value < low or (strict and value == low):
+            raise argparse.ArgumentTypeError(f"{text} is not {'above' if strict else 'at least'} {low:g}")
+        return value
+    return parse
+
+
+POSITIVE_INT, POSITIVE, COUNT = _number(int, 1, False), _number(float, 0, True), _number(int, 0, False)
+
+
+def _add_model_options(p: argparse.ArgumentParser, seed_help: str = "random seed for the run") -> None:
     p.add_argument("--model", help="model name from models/registry.json or a path to a .gguf file")
     p.add_argument("--server", action="append",
                    help="base URL of an OpenAI-compatible server (e.g. http://127.0.0.1:8080/v1), or a .toml/.json "
                         "file listing endpoints; repeat for a pool")
     p.add_argument("--api-key", help="API key for the servers (default: $GARP_API_KEY, then $OPENAI_API_KEY)")
-    p.add_argument("--threads", type=int, help="CPU threads for the embedded model")
-    p.add_argument("--gpu-layers", type=int, default=None, help="layers to offload to the GPU (embedded model)")
-    p.add_argument("--seed", type=int, default=None, help="random seed for the run")
+    p.add_argument("--threads", type=POSITIVE_INT, help="CPU threads for the embedded model")
+    p.add_argument("--gpu-layers", type=COUNT, default=None, help="layers to offload to the GPU (embedded model)")
+    p.add_argument("--seed", type=int, default=None, help=seed_help)
 
 
 def _add_switches(p: argparse.ArgumentParser) -> None:
@@ -42,10 +59,48 @@ def _add_switches(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-needs", action="store_true", help="turn off the needs system")
 
 
-def _add_report(sub: argparse._SubParsersAction) -> None:
+def _add_report(sub: Any) -> None:
     report = sub.add_parser("report", help="write an HTML report of a run from its events.jsonl")
     report.add_argument("run_dir", help="a run directory (holds events.jsonl)")
     report.add_argument("--out", help="the HTML file to write (default RUN_DIR/report.html)")
+
+
+def _add_check(sub: Any) -> None:
+    check = sub.add_parser("check", help="run scenarios headless and check their goals")
+    check.add_argument("scenarios", nargs="*", help="scenario names (default: all)")
+    check.add_argument("--runs", type=POSITIVE_INT, default=1, help="runs per scenario")
+    check.add_argument("--hours", type=POSITIVE, help="check only the first game hours of each scenario (default: all)")
+    check.add_argument("--live", action="store_true", help="ignore the reply cache (call the model)")
+    check.add_argument("--record", action="store_true", help="call the model and refresh the reply cache")
+    check.add_argument("--out", default="runs/check", help="directory for logs, JSON and JUnit XML")
+    _add_model_options(check, seed_help="seed of the first run; run i uses seed + i (default 0, the recorded one)")
+
+
+def _add_interview(sub: Any) -> None:
+    interview = sub.add_parser("interview", help="interview an agent in the terminal")
+    interview.add_argument("persona", help="persona name (file in personas/)")
+    interview.add_argument("--save", help="a run's folder: its memories answer, and each exchange is written into "
+                                          "that run's memory store and log (see --read-only)")
+    interview.add_argument("--read-only", action="store_true",
+                           help="with --save: interview a temporary copy of the run's memories; the run is untouched")
+    _add_model_options(interview)
+
+
+def _add_models(sub: Any) -> None:
+    models = sub.add_parser("models", help="list or download models")
+    msub = models.add_subparsers(dest="models_command", required=True)
+    msub.add_parser("list", help="show installed models and the default")
+    pull = msub.add_parser("pull", help="download a registered model into models/ and check its sha256")
+    pull.add_argument("name")
+    pull.add_argument("--url", help="download from this URL instead of the registry's")
+
+
+def _add_doctor(sub: Any) -> None:
+    doctor = sub.add_parser("doctor", help="check that this machine can run the game (CPU, llama.cpp build, tok/s)")
+    doctor.add_argument("--model", help="model name or .gguf path to try (default: the default model)")
+    doctor.add_argument("--threads", type=POSITIVE_INT, help="CPU threads for the test generation")
+    doctor.add_argument("--quick", action="store_true", help="skip the embedder check (its torch import takes ~5 s)")
+    doctor.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="open the game window")
     play.add_argument("--scenario", default="town", help="scenario name (file in scenarios/ without .json)")
-    play.add_argument("--speed", type=float, help="clock multiplier (default: the scenario's)")
+    play.add_argument("--speed", type=POSITIVE, help="clock multiplier (default: the scenario's)")
     play.add_argument("--trait", help="for personality scenarios: which temperament runs (e.g. 'very introverted')")
     _add_model_options(play)
     _add_switches(play)
@@ -63,47 +118,46 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("scenario", help="scenario name or path")
     run.add_argument("--headless", action="store_true", help="no window (the only mode of `run`; accepted for clarity)")
     run.add_argument("--out", help="directory for the event log and save data (default runs/NAME-TIMESTAMP)")
-    run.add_argument("--hours", type=float, help="game hours to simulate (default: the scenario's duration)")
+    run.add_argument("--hours", type=POSITIVE, help="game hours to simulate (default: the scenario's duration)")
     run.add_argument("--live", action="store_true", help="ignore the reply cache")
     run.add_argument("--record", action="store_true", help="refresh the reply cache")
+    run.add_argument("--cache", help="a reply recording to replay and extend (e.g. scenarios/replies/replies.sqlite) "
+                                     "instead of the local live cache")
     run.add_argument("--trait", help="for personality scenarios: which temperament runs (e.g. 'very introverted')")
     _add_model_options(run)
     _add_switches(run)
 
-    check = sub.add_parser("check", help="run scenarios headless and check their goals")
-    check.add_argument("scenarios", nargs="*", help="scenario names (default: all)")
-    check.add_argument("--runs", type=int, default=1, help="runs per scenario")
-    check.add_argument("--hours", type=float, help="check only the first game hours of each scenario (default: all)")
-    check.add_argument("--live", action="store_true", help="ignore the reply cache (call the model)")
-    check.add_argument("--record", action="store_true", help="call the model and refresh the reply cache")
-    check.add_argument("--out", default="runs/check", help="directory for logs, JSON and JUnit XML")
-    _add_model_options(check)
-
-    interview = sub.add_parser("interview", help="interview an agent in the terminal")
-    interview.add_argument("persona", help="persona name (file in personas/)")
-    interview.add_argument("--save", help="a run's save directory to load memories from")
-    _add_model_options(interview)
-
+    _add_check(sub)
+    _add_interview(sub)
     _add_report(sub)
-    models = sub.add_parser("models", help="list or download models")
-    msub = models.add_subparsers(dest="models_command", required=True)
-    msub.add_parser("list", help="show installed models and the default")
-    pull = msub.add_parser("pull", help="download a registered model into models/ and check its sha256")
-    pull.add_argument("name")
-    pull.add_argument("--url", help="download from this URL instead of the registry's")
-
-    doctor = sub.add_parser("doctor", help="check that this machine can run the game (CPU, llama.cpp build, tok/s)")
-    doctor.add_argument("--model", help="model name or .gguf path to try (default: the default model)")
-    doctor.add_argument("--threads", type=int, help="CPU threads for the test generation")
-    doctor.add_argument("--quick", action="store_true", help="skip the embedder check (its torch import takes ~5 s)")
-    doctor.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    _add_models(sub)
+    _add_doctor(sub)
     return parser
+
+
+def refuse_ignored(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Options that would be accepted and then ignored are refused (argparse error, exit 2)."""
+    given = vars(args)
+    if given.get("live") and given.get("record"):
+        parser.error("--live calls the model without the reply cache and --record refreshes the cache: choose one")
+    if given.get("read_only") and not given.get("save"):
+        parser.error("--read-only applies to a run's memories (--save DIR); without --save the interview "
+                     "already uses a temporary store")
+    if given.get("live") and given.get("cache"):
+        parser.error("--live does not read or write a reply cache, so --cache would be ignored: choose one")
+    if given.get("server"):
+        for flag in ("threads", "gpu_layers"):
+            if given.get(flag) is not None:
+                parser.error(f"--{flag.replace('_', '-')} sets up the embedded model; with --server the server "
+                             "decides (drop one of them)")
 
 
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # the game has no sound; spares ALSA noise on machines without a card
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    refuse_ignored(parser, args)
     module_name, func_name = COMMANDS[args.command].split(":")
     try:
         func = getattr(importlib.import_module(module_name), func_name)

@@ -1,4 +1,8 @@
-"""The run's append-only event log (JSONL). It is the truth that checks and panels read."""
+"""The run's append-only event log (JSONL). It is the truth that checks and panels read.
+
+Written line by line and made durable within `garp.durable.FSYNC_SECONDS`, so a hard
+kill loses at most the last second of events (README "Crash safety").
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,8 @@ import json
 import threading
 from pathlib import Path
 from typing import Any, Callable
+
+from garp.durable import DurableAppender
 
 
 class EventLog:
@@ -15,15 +21,18 @@ class EventLog:
     scenario's start-date midnight). Listeners are called on the emitting thread.
     """
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, *, append: bool = False) -> None:
+        """A new log at `path` (replacing one there), or with `append` the existing one
+        continued (its events loaded first)."""
         self.path = Path(path) if path else None
         self.events: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
-        self._file = None
+        self._file: DurableAppender | None = None
         if self.path:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = self.path.open("w", encoding="utf-8")
+            if append and self.path.exists():
+                self.events = self.read(self.path)
+            self._file = DurableAppender(self.path, "a" if append else "w")
 
     def emit(self, kind: str, t: float, **fields: Any) -> dict[str, Any]:
         event = {"kind": kind, "t": round(float(t), 3), **fields}
@@ -31,7 +40,7 @@ class EventLog:
         with self._lock:
             self.events.append(event)
             if self._file:
-                self._file.write(line + "\n")
+                self._file.write_line(line)
             listeners = list(self._listeners)
         for listener in listeners:
             listener(event)
@@ -46,9 +55,10 @@ class EventLog:
             return [e for e in self.events if e["kind"] in kinds]
 
     def flush(self) -> None:
+        """Make every event so far durable now (fsync)."""
         with self._lock:
             if self._file:
-                self._file.flush()
+                self._file.sync()
 
     def close(self) -> None:
         with self._lock:

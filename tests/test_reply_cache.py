@@ -69,3 +69,174 @@ def test_other_models_recording_is_refused(tmp_path):
     junk.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(GarpError, match="not a readable cache"):
         ReplyCache(junk, "a" * 64)
+
+
+# ---- faults: a junk server must not poison the live cache (issue 20 §1) ---------------------
+import json  # noqa: E402
+import random  # noqa: E402
+import sqlite3  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+import types  # noqa: E402
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer  # noqa: E402
+
+from garp.engine.backends import OpenAIHTTPBackend  # noqa: E402
+from garp.engine.reply_cache import REJECTED  # noqa: E402
+from garp.eventlog import EventLog  # noqa: E402
+from garp.sim import wiring  # noqa: E402
+from test_lmfunction import Reply, Scripted  # noqa: E402
+
+FRUIT = ["apple", "pear"]
+
+
+class Picky(Greet):
+    """A semantic check on top of the schema: a refusal is not an answer."""
+    name = "picky"
+
+    def check(self, inputs, out):
+        if out.line.startswith("no"):
+            raise ValueError("a refusal is not a greeting")
+        return out
+
+
+def junk_reply(i: int, choosing: bool) -> tuple[int, str | None, bool]:
+    """(HTTP status, body or None to drop the connection, whether the content is a valid answer)."""
+    def chat(content):
+        return json.dumps({"choices": [{"message": {"content": content}}],
+                           "usage": {"prompt_tokens": 5, "completion_tokens": 3}})
+    answer = {"choice": "pear"} if choosing else {"mood": "glad", "line": f"Hi {i}"}
+    kinds = [
+        (200, chat(json.dumps(answer)), True),
+        (200, chat(json.dumps({"mood": "tired", "line": f"Hello {i}"} if choosing else {"choice": "pear"})), False),
+        (200, chat('{"mood": "gl'), False),                                   # truncated JSON
+        (200, chat(json.dumps({"mood": 3, "line": ["x"]})), False),           # wrong types
+        (200, chat(json.dumps({"mood": "angry", "line": "hi"})), False),      # not in the enum
+        (200, chat(json.dumps({"mood": "glad", "line": "x" * 80})), False),   # too long
+        (200, chat(json.dumps({"mood": "glad", "line": "no thanks"})), False),  # fails the check
+        (200, chat(json.dumps({"choice": "banana"})), False),                 # not an option
+        (200, chat("[1, 2, 3]"), False),
+        (200, chat(None), False),
+        (200, '{"choices": [{"message": {"content": "{\\"mood\\"', False),   # truncated body
+        (200, json.dumps({"result": "ok"}), False),                          # not a chat completion
+        (200, json.dumps({"choices": [{"message": {"content": "{}"}}], "usage": {"prompt_tokens": "many"}}), False),
+        (500, "internal error", False),
+        (200, None, False),                                                   # connection closed
+    ]
+    return kinds[random.Random(i).randrange(len(kinds))]
+
+
+class JunkServer:
+    """An OpenAI-compatible server on 127.0.0.1 that answers call i with junk_reply(i)."""
+
+    def __init__(self):
+        self.valid_texts: set[str] = set()
+        self.served = self.valid_served = 0
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_POST(self):
+                request = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+                choosing = request["response_format"]["schema"]["title"] == "choose.Choice"
+                status, body, valid = junk_reply(outer.served, choosing)
+                outer.served += 1
+                if body is None:
+                    self.close_connection = True
+                    return
+                outer.valid_served += valid
+                if valid:
+                    outer.valid_texts.add(json.loads(body)["choices"][0]["message"]["content"])
+                data = body.encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def test_junk_server_never_poisons_the_live_cache(tmp_path, monkeypatch):
+    monkeypatch.setattr(wiring, "LOCAL_REPLIES", tmp_path / "replies")
+    server = JunkServer()
+    backend = OpenAIHTTPBackend(server.url, retries=0, timeout_s=5)
+    cache = wiring.cache_for(types.SimpleNamespace(), backend.model_id, tmp_path)
+    try:
+        for i in range(1000):
+            if i % 3:
+                run_function(Picky(), {"name": f"Tom {i}"}, backend, agent="Ana", cache=cache)
+            else:
+                run_choice(backend, [{"role": "user", "content": f"Snack {i}?"}], FRUIT, mode="generate",
+                           agent="Ana", cache=cache)
+    finally:
+        backend.close()
+        server.close()
+    assert server.served == 1000
+    db = sqlite3.connect(cache.path)
+    stored = [json.loads(v) for (v,) in db.execute("SELECT value FROM replies")]
+    invalid = [v for v in stored if REJECTED in v or v["text"] not in server.valid_texts]
+    # every stored reply is one the server sent as a valid answer, and each valid answer (one per call) was kept
+    assert invalid == [] and len(stored) == server.valid_served > 30
+    for v in stored:
+        data = json.loads(v["text"])
+        assert data.get("choice") in FRUIT or Picky().parse({}, v["text"], False).line.startswith("Hi")
+    cache.close()
+
+
+def test_server_run_after_a_local_run_gets_its_own_cache(tmp_path, monkeypatch):
+    monkeypatch.setattr(wiring, "LOCAL_REPLIES", tmp_path / "replies")
+    local = wiring.cache_for(types.SimpleNamespace(), "a" * 64, tmp_path)
+    local.put("k", {"text": "{}", "prompt_tokens": 1, "completion_tokens": 1})
+    local.close()
+    server = wiring.cache_for(types.SimpleNamespace(), "server:http://127.0.0.1:8080/v1:default", tmp_path)
+    assert server.path != local.path and len(server) == 0 and not server.keep_rejected
+    server.close()
+    again = wiring.cache_for(types.SimpleNamespace(), "a" * 64, tmp_path)
+    assert len(again) == 1
+    again.close()
+
+
+def test_recording_keeps_rejected_replies_flagged_and_replays_them(tmp_path):
+    junk = Scripted('{"mood": "angry"}')
+    path = tmp_path / "rec.sqlite"
+    rec_cache = ReplyCache(path, junk.model_id, mode="record")
+    out1, rec1 = run_function(Greet(), {"name": "Lea"}, junk, agent="Ana", cache=rec_cache)
+    rec_cache.close()
+    (value,), = sqlite3.connect(path).execute("SELECT value FROM replies").fetchall()
+    assert rec1.fallback_used and json.loads(value)[REJECTED] == rec1.error
+    replay = ReplyCache(path, junk.model_id)
+    out2, rec2 = run_function(Greet(), {"name": "Lea"}, Scripted("never asked"), agent="Ana", cache=replay)
+    assert rec2.cached and rec2.fallback_used and rec2.raw == rec1.raw and out2 == out1 == Reply(mood="busy", line="Morning!")
+    replay.close()
+    live = ReplyCache(path, junk.model_id, keep_rejected=False)  # a live cache drops what a recording flagged
+    assert live.repaired == 1 and len(live) == 0
+    live.close()
+
+
+def test_unparseable_entries_are_dropped_on_open_and_reported(tmp_path, capsys):
+    path = tmp_path / "r.sqlite"
+    cache = ReplyCache(path, "m")
+    cache.put("good", {"text": "{}", "prompt_tokens": 1, "completion_tokens": 1})
+    cache.put("scores", {"scores": [-1.5, float("-inf")]})
+    cache.close()
+    db = sqlite3.connect(path)
+    db.executemany("INSERT INTO replies VALUES (?, ?, ?)",
+                   [("trunc", '{"text": "{\\"mo', time.time()), ("types", '{"text": 5}', time.time()),
+                    ("list", "[1, 2]", time.time()), ("null", None, time.time())])
+    db.commit()
+    db.close()
+    reopened = ReplyCache(path, "m")
+    assert reopened.repaired == 4 and len(reopened) == 2 and reopened.get("good") is not None
+    log = EventLog()
+    wiring.report_cache_repair(reopened, log, 10.0)
+    (event,) = log.of_kind("cache_repair")
+    assert event["dropped"] == 4 and "dropped 4 unusable entries" in capsys.readouterr().err
+    assert ReplyCache(path, "m").repaired == 0

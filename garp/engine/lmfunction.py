@@ -18,6 +18,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, create_model
 
+from garp.engine.reply_cache import valid_scores
+
 I = TypeVar("I")
 O = TypeVar("O", bound=BaseModel)
 
@@ -163,18 +165,25 @@ def count_tokens_for(backend) -> Any:
 
 # ---------------------------------------------------------------- execution
 
+# A reply just produced by the backend, not yet stored: (cache key, value). It is stored
+# only after validation, so a live cache never keeps a reply that failed it.
+Fresh = tuple[str, dict]
+
+
 def run_function(fn: LMFunction, inputs: Any, backend, *, agent: str, game_time: float = 0.0,
                  cache=None, seed: int = 0, retrieved: list | None = None) -> tuple[BaseModel, CallRecord]:
     """One call: messages -> (cache | backend) -> parse -> check; the fallback on any failure."""
     reasoning = bool(getattr(backend.profile, "reasoning_field", False))
     rec = new_record(agent, fn.name, game_time, [], retrieved)
     start = time.perf_counter()
+    fresh: Fresh | None = None
     try:
         n_ctx = getattr(backend.profile, "n_ctx", PROMPT_BUDGET_TOKENS)
         budget = min(PROMPT_BUDGET_TOKENS, n_ctx - fn.max_tokens)
         rec.messages = fit_budget(fn.messages(inputs, reasoning), count_tokens_for(backend), budget)
         schema = fn.schema(reasoning)
-        comp, rec.cached = complete_cached(backend, cache, rec.messages, schema, fn.temperature, fn.max_tokens, seed)
+        comp, fresh = complete_cached(backend, cache, rec.messages, schema, fn.temperature, fn.max_tokens, seed)
+        rec.cached = fresh is None
         rec.raw, rec.prompt_tokens, rec.completion_tokens = comp["text"], comp["prompt_tokens"], comp["completion_tokens"]
         out = fn.parse(inputs, rec.raw, reasoning)
         rec.parsed = out.model_dump(mode="json")
@@ -183,36 +192,44 @@ def run_function(fn: LMFunction, inputs: Any, backend, *, agent: str, game_time:
         rec.fallback_used = True
         out = fn.fallback(inputs)
         rec.parsed = out.model_dump(mode="json")
+    store(cache, fresh, rec.error)
     rec.latency_s = time.perf_counter() - start
     return out, rec
 
 
-def complete_cached(backend, cache, messages, schema, temperature, max_tokens, seed) -> tuple[dict, bool]:
-    key = None
+def store(cache, fresh: Fresh | None, rejected: str | None) -> None:
+    """Put a fresh reply into the cache, saying why it was rejected if it was."""
+    if cache is not None and fresh is not None:
+        cache.put(fresh[0], fresh[1], rejected=rejected)
+
+
+def complete_cached(backend, cache, messages, schema, temperature, max_tokens, seed) -> tuple[dict, Fresh | None]:
+    """The completion from the cache (fresh is None) or the backend (fresh: to store once validated)."""
+    key = ""
     if cache is not None:
         key = cache.key("complete", {"messages": messages, "schema": schema, "temperature": temperature,
                                      "max_tokens": max_tokens, "seed": seed})
         hit = cache.get(key)
         if hit is not None:
-            return hit, True
+            return hit, None
     c = backend.complete(messages, schema=schema, temperature=temperature, max_tokens=max_tokens, seed=seed)
     value = {"text": c.text, "prompt_tokens": c.prompt_tokens, "completion_tokens": c.completion_tokens}
-    if cache is not None:
-        cache.put(key, value)
-    return value, False
+    return value, (key, value)
 
 
 def scores_cached(backend, cache, messages, options, prefix: str = "") -> tuple[list[float], bool]:
-    key = None
-    if cache is not None:
-        key = cache.key("score", {"messages": messages, "options": options, "prefix": prefix})
-        hit = cache.get(key)
-        if hit is not None:
-            return hit["scores"], True
-    scores = backend.score_options(messages, options, prefix=prefix)
-    if cache is not None:
-        cache.put(key, {"scores": scores})
-    return scores, False
+    """Option log-likelihoods from the cache or the backend; raises ValueError when they cannot rank."""
+    key = cache.key("score", {"messages": messages, "options": options, "prefix": prefix}) if cache is not None else ""
+    hit = cache.get(key) if cache is not None else None
+    if hit is not None:
+        scores, cached = hit["scores"], True
+    else:
+        scores, cached = backend.score_options(messages, options, prefix=prefix), False
+        store(cache, (key, {"scores": scores}), valid_scores(scores, options))
+    problem = valid_scores(scores, options)
+    if problem:
+        raise ValueError(problem)
+    return scores, cached
 
 
 def _describe(e: Exception) -> str:
@@ -319,10 +336,16 @@ def _generate_choice(backend, rec: CallRecord, messages, options, cache, seed, m
     schema = choice_schema(options, reasoning)
     longest = max(count_tokens_for(backend)(o) for o in options)
     budget = max_tokens + longest + (REASONING_MAX_CHARS // 2 if reasoning else 0)
-    comp, rec.cached = complete_cached(backend, cache, rec.messages, schema, 0.0, budget, seed)
+    comp, fresh = complete_cached(backend, cache, rec.messages, schema, 0.0, budget, seed)
+    rec.cached = fresh is None
     rec.raw, rec.prompt_tokens, rec.completion_tokens = comp["text"], comp["prompt_tokens"], comp["completion_tokens"]
-    data = json.loads(rec.raw)
-    choice = data.get("choice") if isinstance(data, dict) else None
-    if choice not in options:
-        raise ValueError(f"choice {choice!r} is not one of the options")
+    try:
+        data = json.loads(rec.raw)
+        choice = data.get("choice") if isinstance(data, dict) else None
+        if choice not in options:
+            raise ValueError(f"choice {choice!r} is not one of the options")
+    except ValueError as e:
+        store(cache, fresh, _describe(e))
+        raise
+    store(cache, fresh, None)
     return options.index(choice)

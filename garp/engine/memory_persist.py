@@ -2,7 +2,9 @@
 
 Every `table.add` creates a LanceDB version and fragment, so records are buffered and
 appended in batches, changed rows are rewritten with `merge_insert`, and the table is
-optimised now and then (old versions deleted) so the store does not bloat.
+optimised now and then (old versions deleted) so the store does not bloat. Records
+wait for their batch in a write-ahead journal (memory_journal), so a hard kill loses
+none: opening the store replays it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from pydantic import ValidationError
 
+from garp.engine.memory_journal import MemoryJournal
 from garp.errors import GarpError, describe_validation_error
 
 if TYPE_CHECKING:
@@ -90,8 +93,16 @@ class LancePersister:
         self._writes_since_compact = 0
         self._last_compact = time.monotonic()
         self._thread = threading.Thread(target=self._run, name="garp-memory-writer", daemon=True)
+        self._journal = MemoryJournal(directory)
+        self.recovered = {"added": 0, "updated": 0, "skipped": 0}  # from the journal a crash left
 
     def load(self) -> list[tuple[MemoryRecord, np.ndarray]]:
+        rows = self._load_table()
+        if self._journal.left_over:
+            self._replay(rows)
+        return rows
+
+    def _load_table(self) -> list[tuple[MemoryRecord, np.ndarray]]:
         from garp.engine.memory_store import MemoryRecord  # the record model lives with the store
 
         table = self._table.to_arrow()
@@ -115,12 +126,64 @@ class LancePersister:
         self._next_seq = int(seqs.max()) + 1
         return out
 
+    def _replay(self, rows: list[tuple[MemoryRecord, np.ndarray]]) -> None:
+        """Apply the journal a crash left to `rows`, write the result to LanceDB, drop the journal."""
+        from garp.engine.memory_store import MemoryRecord
+
+        index = {rec.id: i for i, (rec, _) in enumerate(rows)}
+        added: list[str] = []
+        changed: set[str] = set()
+        for entry in self._journal.entries(self._journal.left_over):
+            try:
+                rec = MemoryRecord.model_validate(entry["rec"])
+                if entry["op"] == "add" and rec.id not in index:
+                    vec = self._journal.vector(entry)
+                    if vec.shape != (self.dim,):
+                        raise ValueError(f"vector of {vec.shape} floats")
+                    index[rec.id] = len(rows)
+                    rows.append((rec, vec))
+                    added.append(rec.id)
+                elif entry["op"] == "set" and rec.id in index:
+                    rows[index[rec.id]] = (rec, rows[index[rec.id]][1])
+                    changed.add(rec.id)
+            except (KeyError, TypeError, ValueError, ValidationError) as exc:
+                log.warning("memory store %s: journal line skipped: %s", self.directory, exc)
+                self.recovered["skipped"] += 1
+        self._write_recovered(rows, index, added, changed - set(added))
+        self._journal.release(int(self._journal.left_over[-1].stem))
+
+    def _write_recovered(self, rows: list[tuple[MemoryRecord, np.ndarray]], index: dict[str, int],
+                         added: list[str], changed: set[str]) -> None:
+        for memory_id in added:
+            self._seq[memory_id] = self._next_seq
+            self._next_seq += 1
+        new_rows = [(*rows[index[i]], self._seq[i]) for i in added]
+        dirty_rows = [(*rows[index[i]], self._seq[i]) for i in sorted(changed)]
+        if new_rows:
+            self._table.add(self._to_arrow(new_rows))
+        if dirty_rows:
+            self._table.merge_insert("id").when_matched_update_all().execute(self._to_arrow(dirty_rows))
+        self._persisted.update(added)
+        self.recovered.update(added=len(added), updated=len(dirty_rows))
+        if added or dirty_rows:
+            log.warning("memory store %s: recovered %d new and %d changed memories from the journal",
+                        self.directory, len(added), len(dirty_rows))
+
+    def keep_only(self, rows: list[tuple[MemoryRecord, np.ndarray]]) -> None:
+        """Delete every stored row whose id is not among `rows` (one atomic LanceDB commit)."""
+        self.flush()
+        keep = [(rec, vec, self._seq[rec.id]) for rec, vec in rows]
+        with self._db_lock:
+            source = self._to_arrow(keep) if keep else self._schema.empty_table()
+            self._table.merge_insert("id").when_not_matched_by_source_delete().execute(source)
+
     def start(self) -> None:
         self._thread.start()
 
     # --- called under the store lock ----------------------------------------------------
     def mark_new(self, memory_id: str) -> None:
         self._check_open()
+        self._journal.add(*self._row_for_disk(memory_id))
         self._new[memory_id] = None
         self._seq[memory_id] = self._next_seq
         self._next_seq += 1
@@ -128,8 +191,12 @@ class LancePersister:
         if len(self._new) >= FLUSH_EVERY:
             self._cond.notify_all()
 
-    def mark_dirty(self, memory_id: str) -> None:
+    def mark_dirty(self, memory_id: str, journal: bool = True) -> None:
+        """A changed record; `journal=False` for retrieval bookkeeping (last access, stability),
+        which is not worth a journal line per retrieved memory: a crash loses at most one batch of it."""
         self._check_open()
+        if journal:
+            self._journal.change(self._row_for_disk(memory_id)[0])
         if memory_id not in self._new:
             self._dirty.add(memory_id)
         self._enqueued += 1
@@ -171,6 +238,7 @@ class LancePersister:
         self._thread.join()
         if self._writes_since_compact:
             self.compact()
+        self._journal.close(clean=self._written >= self._enqueued and self._error is None)
 
     def stats(self) -> dict[str, int]:
         with self._db_lock:
@@ -202,8 +270,12 @@ class LancePersister:
                     self._cond.notify_all()
                     if self._closed:
                         return
+                else:  # the batch's journal lines end here; later ones go to a new segment
+                    segment, segment_no = self._journal.rotate()
             if new_rows or dirty_rows:
-                self._write(new_ids, dirty_ids, new_rows, dirty_rows, target)
+                segment.close()
+                if self._write(new_ids, dirty_ids, new_rows, dirty_rows, target):
+                    self._journal.release(segment_no)
             due = time.monotonic() - self._last_compact >= COMPACT_SECONDS
             if self._writes_since_compact >= COMPACT_EVERY_WRITES or (due and self._writes_since_compact):
                 try:
@@ -212,7 +284,8 @@ class LancePersister:
                     log.warning("memory store %s: compaction failed: %s", self.directory, exc)
 
     def _write(self, new_ids: list[str], dirty_ids: list[str], new_rows: list[tuple],
-               dirty_rows: list[tuple], target: int) -> None:
+               dirty_rows: list[tuple], target: int) -> bool:
+        """Write one batch; False (batch re-queued) when LanceDB failed."""
         try:
             with self._db_lock:
                 if new_rows:
@@ -231,11 +304,12 @@ class LancePersister:
                 self._error = exc
                 self._cond.notify_all()
             time.sleep(FLUSH_SECONDS)
-            return
+            return False
         with self._cond:
             self._written = max(self._written, target)
             self._error = None
             self._cond.notify_all()
+        return True
 
     def _snapshot(self, memory_id: str) -> tuple[MemoryRecord, np.ndarray, int]:
         rec, vec = self._row_for_disk(memory_id)

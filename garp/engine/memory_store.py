@@ -21,7 +21,7 @@ import uuid
 import weakref
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -200,6 +200,9 @@ class MemoryStore:
         self._generation: dict[str, int] = {}  # bumps when an observer's memories change
         self._cache: OrderedDict[tuple, list[ScoredMemory]] = OrderedDict()
         self.cache_hits = 0
+        # Called after each add, outside the lock: the run logs every memory it stores, so
+        # after a crash the log and the store can be reconciled (garp.recovery).
+        self.on_add: Callable[[MemoryRecord], None] | None = None
         self._disk = LancePersister(self.directory, dim, self._lock, self._row_for_disk)
         self._load(self._disk.load())
         self._disk.start()
@@ -215,6 +218,8 @@ class MemoryStore:
                 raise GarpError(f"memory store: id '{record.id}' already exists; ids must be unique")
             self._insert(record, vec)
             self._disk.mark_new(record.id)
+        if self.on_add is not None:
+            self.on_add(record)
 
     def update(self, memory_id: str, **fields: Any) -> MemoryRecord:
         """Change fields of a memory (poignancy rescoring, last_accessed, stability...)."""
@@ -230,6 +235,26 @@ class MemoryStore:
             self._bump(new.observer)
             self._disk.mark_dirty(memory_id)
             return new
+
+    def discard(self, memory_ids: set[str]) -> int:
+        """Remove memories (crash recovery rolls back ones the log never recorded); how many."""
+        with self._lock:
+            keep = [self._row_for_disk(i) for i in self._records if i not in memory_ids]
+            gone = len(self._records) - len(keep)
+            if not gone:
+                return 0
+            self._disk.keep_only(keep)
+            self._records.clear()
+            self._where.clear()
+            self._hot.clear()
+            self._cache.clear()
+            self._load(keep)
+        return gone
+
+    @property
+    def recovered(self) -> dict[str, int]:
+        """What opening the store replayed from a journal a crash left (added, updated, skipped)."""
+        return dict(self._disk.recovered)
 
     def flush(self) -> None:
         """Block until everything added or changed so far is on disk."""
@@ -362,7 +387,7 @@ class MemoryStore:
             change["stability"] = min(STABILITY_MAX, rec.stability + STABILITY_PER_RETRIEVAL)
         rec = rec.model_copy(update=change)
         self._replace(rec)  # no generation bump: the cache entry being built stays valid
-        self._disk.mark_dirty(rec.id)
+        self._disk.mark_dirty(rec.id, journal=False)
         return rec
 
     def _load(self, rows: list[tuple[MemoryRecord, np.ndarray]]) -> None:

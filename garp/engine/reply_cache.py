@@ -1,15 +1,27 @@
 """Persistent reply cache (paper Table II "prompt cache": prompt -> response, persistent).
 
-Keyed by sha256 of (model sha256, call kind, messages, schema or options, sampling
-parameters including the seed). A hit means no model call, which makes a run
-replayable. The file records the model it was made with; opening it with another model
-is refused, so a recording is never replayed against a different model.
+Keyed by sha256 of (backend identity, call kind, messages, schema or options, sampling
+parameters including the seed); the identity is the embedded model's sha256 or
+`server:URL:model`. A hit means no model call, which makes a run replayable. The file
+records the backend it was made with; opening it with another is refused, so a
+recording is never replayed against a different model.
+
+Two kinds of file:
+- a recording (`keep_rejected=True`, the committed scenarios/replies/ file) keeps what
+  the model said, rejected replies too (flagged `rejected`), so a replay reproduces the
+  same fallbacks;
+- a live cache (`keep_rejected=False`, the local one under runs/replies/, one file per
+  backend) stores only replies that passed validation and never serves a flagged one,
+  so a backend returning junk cannot poison later runs.
+On open, an entry that cannot be parsed is dropped and logged (`repaired` counts them).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import math
 import sqlite3
 import threading
 import time
@@ -20,6 +32,9 @@ from garp.errors import GarpError
 
 CacheMode = Literal["use", "record", "off"]
 MODES = ("use", "record", "off")
+REJECTED = "rejected"  # value field: why a recorded reply failed validation
+
+log = logging.getLogger(__name__)
 
 
 def make_key(model_id: str, kind: str, payload: dict[str, Any]) -> str:
@@ -29,14 +44,40 @@ def make_key(model_id: str, kind: str, payload: dict[str, Any]) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+def backend_slug(model_id: str) -> str:
+    """A file-name-safe name for one backend identity (model sha256 or server URL + model)."""
+    return hashlib.sha256(model_id.encode("utf-8")).hexdigest()[:16]
+
+
+def well_formed(value: Any) -> bool:
+    """A stored value the callers can use: a completion or a list of finite option scores."""
+    if not isinstance(value, dict):
+        return False
+    if "scores" in value:
+        s = value["scores"]
+        return isinstance(s, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in s)
+    return (isinstance(value.get("text"), str) and isinstance(value.get("prompt_tokens"), int)
+            and isinstance(value.get("completion_tokens"), int))
+
+
+def valid_scores(scores: Any, options: list[str]) -> str | None:
+    """Why a score list cannot rank `options` (None when it can)."""
+    if not isinstance(scores, list) or len(scores) != len(options):
+        return f"{len(scores) if isinstance(scores, list) else 'no'} scores for {len(options)} options"
+    if not all(isinstance(x, (int, float)) and not math.isnan(x) for x in scores):
+        return "a score is not a number"
+    return None
+
+
 class ReplyCache:
     """sqlite file of replies. mode: use (read+write), record (write only), off (neither)."""
 
-    def __init__(self, path: str | Path, model_id: str, mode: CacheMode = "use"):
+    def __init__(self, path: str | Path, model_id: str, mode: CacheMode = "use", *, keep_rejected: bool = True):
         if mode not in MODES:
             raise GarpError(f"reply cache mode {mode!r}: must be one of {', '.join(MODES)}")
         self.path, self.model_id, self.mode = Path(path), model_id, mode
-        self.hits = self.misses = 0
+        self.keep_rejected = keep_rejected
+        self.hits = self.misses = self.repaired = 0
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
         if mode != "off":
@@ -60,6 +101,23 @@ class ReplyCache:
                             f"{self.model_id}; a recording is never replayed against another model — use another "
                             "cache file, run with --live, or re-record with --record")
         self._db = db
+        self._repair()
+
+    def _usable(self, text: str) -> bool:
+        try:
+            value = json.loads(text)
+        except (TypeError, ValueError):
+            return False
+        return well_formed(value) and (self.keep_rejected or REJECTED not in value)
+
+    def _repair(self) -> None:
+        """Drop entries a caller could not use (unparseable; in a live cache also rejected ones)."""
+        assert self._db is not None
+        bad = [k for k, v in self._db.execute("SELECT key, value FROM replies") if not self._usable(v)]
+        if bad:
+            self._db.executemany("DELETE FROM replies WHERE key=?", [(k,) for k in bad])
+            log.warning("reply cache %s: dropped %d unusable entr%s", self.path, len(bad), "y" if len(bad) == 1 else "ies")
+        self.repaired = len(bad)
 
     def key(self, kind: str, payload: dict[str, Any]) -> str:
         return make_key(self.model_id, kind, payload)
@@ -69,18 +127,21 @@ class ReplyCache:
             return None
         with self._lock:
             row = self._db.execute("SELECT value FROM replies WHERE key=?", (key,)).fetchone()
-        if row is None:
+        value = json.loads(row[0]) if row is not None else None
+        if value is None or (REJECTED in value and not self.keep_rejected):
             self.misses += 1
             return None
         self.hits += 1
-        return json.loads(row[0])
+        return value
 
-    def put(self, key: str, value: dict) -> None:
-        if self.mode == "off" or self._db is None:
+    def put(self, key: str, value: dict, rejected: str | None = None) -> None:
+        """Store a reply; `rejected` says why it failed validation (a live cache then skips it)."""
+        if self.mode == "off" or self._db is None or (rejected is not None and not self.keep_rejected):
             return
+        stored = {**value, REJECTED: rejected} if rejected is not None else value
         with self._lock:
             self._db.execute("INSERT OR REPLACE INTO replies VALUES (?, ?, ?)",
-                             (key, json.dumps(value, ensure_ascii=False), time.time()))
+                             (key, json.dumps(stored, ensure_ascii=False), time.time()))
 
     def __len__(self) -> int:
         if self._db is None:

@@ -1,14 +1,19 @@
-"""`garp interview PERSONA [--save DIR]`: interview one character in the terminal.
+"""`garp interview PERSONA [--save DIR [--read-only]]`: interview one character in the terminal.
 
 Memories come from a run's save directory (its LanceDB memory store) when `--save` is
 given, otherwise the persona's seed memories are written into a temporary store. Each
 answer is printed with the memories it used and their scores; the exchange is stored
-as a chat memory, so later answers can refer back to earlier questions.
+as a chat memory, so later answers can refer back to earlier questions. With `--save`
+that memory goes into the run's own store and log (said at the start); `--read-only`
+interviews a temporary copy instead. A question may span lines (it ends with ?, . or !
+at a line's end, or with an empty line); input and output are cleaned of control
+characters and terminal escapes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -17,9 +22,11 @@ from typing import Any, TextIO
 from garp.errors import GarpError
 from garp.mind.interview import InterviewResult, interview
 from garp.paths import PERSONAS
+from garp.textclean import printable, strip_controls
 
 LANCE_TABLE_DIR = "memories.lance"  # the memory store's table folder inside its directory
 QUIT_WORDS = {"quit", "exit", "q", ":q"}
+QUESTION_ENDS = ("?", ".", "!")  # a line ending so ends the question; otherwise it continues
 START_T = 12 * 3600.0  # game time of a terminal interview without a save: noon of day 1
 
 
@@ -51,12 +58,14 @@ def find_store_dir(save: str | Path) -> Path:
 
 
 def format_result(name: str, result: InterviewResult) -> str:
-    lines = [f"{name}: {result.answer}", f"  ({result.kind} question; memories used, score = 3 x similarity "
-                                         "+ 0.5 x poignancy + 0.5 x recency)"]
+    """The answer and the memories it used, safe to print (no escapes from the model or the store)."""
+    lines = [f"  {result.notice}"] if result.notice else []
+    lines += [f"{name}: {printable(result.answer)}", f"  ({result.kind} question; memories used, score = 3 x "
+                                                      "similarity + 0.5 x poignancy + 0.5 x recency)"]
     for m in result.memories:
         f = m.factors
         lines.append(f"  {m.score:5.2f}  sim {f.get('similarity', 0):.2f}  poig {f.get('poignancy', 0):.2f}  "
-                     f"rec {f.get('recency', 0):.2f}  {m.description}")
+                     f"rec {f.get('recency', 0):.2f}  {printable(m.description)}")
     if not result.memories:
         lines.append("  (no memories)")
     call = result.call
@@ -72,7 +81,6 @@ class TerminalInterview:
     def __init__(self, args: Any) -> None:
         from garp.engine.backends import backend_from_args
         from garp.engine.embedder import Embedder
-        from garp.engine.memory_store import MemoryStore
         from garp.engine.scheduler import InferenceScheduler
         from garp.mind.agent import AgentMind
         from garp.mind.emotion import EmotionSystem
@@ -80,15 +88,9 @@ class TerminalInterview:
         from garp.mind.persona import load_persona
 
         persona = load_persona(find_persona_file(args.persona))
-        self._tmp = None
-        if getattr(args, "save", None):
-            store_dir = find_store_dir(args.save)
-        else:
-            self._tmp = tempfile.TemporaryDirectory(prefix="garp-interview-")
-            store_dir = Path(self._tmp.name)
-        self.store = MemoryStore(store_dir)
+        self._open_store(args)
         if getattr(args, "save", None) and self.store.count(persona.name) == 0:
-            self.store.close()
+            self.close_store()
             raise GarpError(f"--save {args.save}: the memory store has no memories of {persona.name}; "
                             f"allowed observers: {', '.join(self.store.observers()) or '(none)'}")
         backend = backend_from_args(args)
@@ -104,6 +106,33 @@ class TerminalInterview:
             self.mind.memory.seed(persona, self.t)
         self.loop = asyncio.new_event_loop()
 
+    def _open_store(self, args: Any) -> None:
+        """A run's store (recovered after a crash; new memories also go to the run's log),
+        or a temporary one for the persona's seeds."""
+        from garp.engine.memory_store import MemoryStore
+        from garp.recovery import open_run_store
+        self._tmp, self.run_log = None, None
+        save = getattr(args, "save", None)
+        if save and not getattr(args, "read_only", False):
+            store_dir = find_store_dir(save)
+            self.store, self.run_log = open_run_store(store_dir)
+            self.note = (f"Each exchange is remembered: it is written into this run's memory store ({store_dir}) "
+                         "and its event log. Use --read-only to leave the run untouched.")
+            return
+        self._tmp = tempfile.TemporaryDirectory(prefix="garp-interview-")
+        if save:  # a copy: retrieval and the remembered exchanges change only the copy
+            store_dir = shutil.copytree(find_store_dir(save), Path(self._tmp.name) / "memory")
+            self.note = f"Read-only: the run's memories are copied; {save} is left untouched."
+        else:
+            store_dir = Path(self._tmp.name)
+            self.note = "Memories: the persona's seed memories in a temporary store (--save DIR uses a run's)."
+        self.store = MemoryStore(store_dir)
+
+    def close_store(self) -> None:
+        self.store.close()
+        if self.run_log is not None:
+            self.run_log.close()
+
     @property
     def name(self) -> str:
         return self.mind.persona.name
@@ -118,25 +147,38 @@ class TerminalInterview:
         finally:
             self.loop.close()
         self.scheduler.stop()
-        self.store.close()
+        self.close_store()
         self.embedder.close()
         if self._tmp is not None:
             self._tmp.cleanup()
 
 
+def read_question(inp: TextIO, out: TextIO) -> str | None:
+    """One question, possibly over several lines: it ends with ?, . or ! at a line's end,
+    with an empty line or at end of input (None when there is none). Controls are removed."""
+    parts: list[str] = []
+    while True:
+        line = inp.readline()
+        text = " ".join(strip_controls(line).split())
+        if not line or (not text and parts):
+            return " ".join(parts) if parts else None
+        if not text:
+            continue
+        parts.append(text)
+        if text.endswith(QUESTION_ENDS) or (len(parts) == 1 and text.lower() in QUIT_WORDS):
+            return " ".join(parts)
+        print("... ", end="", file=out, flush=True)
+
+
 def run_session(session: TerminalInterview, inp: TextIO, out: TextIO) -> int:
     """Read questions until EOF or a quit word; print each answer with the memories used."""
     count = 0
-    print(f"Interviewing {session.name}. Type a question (or 'quit').", file=out, flush=True)
+    print(f"Interviewing {session.name}. {getattr(session, 'note', '')}".rstrip(), file=out)
+    print("Type a question (end it with ? . ! or an empty line; 'quit' ends).", file=out, flush=True)
     while True:
         print("> ", end="", file=out, flush=True)
-        line = inp.readline()
-        if not line:
-            break
-        question = line.strip()
-        if not question:
-            continue
-        if question.lower() in QUIT_WORDS:
+        question = read_question(inp, out)
+        if question is None or question.lower() in QUIT_WORDS:
             break
         print(format_result(session.name, session.ask(question)), file=out, flush=True)
         count += 1

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, Field
 
 from garp.engine.lmfunction import LMFunction, chat
+from garp.textclean import clean_line
 
 # --- tunables (seed: Interview Studio; paper III-A2 for the factor names) ---------------
 POOL_K = 24            # memories fetched by Eq. 1 before the interview re-ranking
@@ -166,6 +167,7 @@ class InterviewResult:
     answer: str
     memories: list[UsedMemory] = field(default_factory=list)
     call: Any = None  # CallRecord
+    notice: str = ""  # what cleaning the question changed the asker should know (it was shortened)
 
 
 def rerank(scored: list[Any], k: int = USED_K) -> list[UsedMemory]:
@@ -198,10 +200,11 @@ def interview_inputs(mind: Any, question: str, used: list[UsedMemory]) -> Interv
 
 
 async def interview(mind: Any, question: str, scheduler: Any, t: float, *, location: str = "") -> InterviewResult:
-    """Answer one interview question and remember the exchange (type chat)."""
-    question = " ".join(str(question).split())[:MAX_QUESTION_CHARS]
+    """Answer one interview question and remember the exchange (type chat). The question is
+    cleaned first: controls and escapes removed, one line, at most MAX_QUESTION_CHARS."""
+    question, notice = clean_line(question, MAX_QUESTION_CHARS)
     if not question:
-        return InterviewResult(question, "factual", "You didn't ask me anything.")
+        return InterviewResult(question, "factual", "You didn't ask me anything.", notice=notice)
     pool = await mind.memory.retrieve(question, t=t, k=POOL_K)
     used = rerank(pool)
     inputs = interview_inputs(mind, question, used)
@@ -213,4 +216,4 @@ async def interview(mind: Any, question: str, scheduler: Any, t: float, *, locat
         f"I was interviewed and asked: \"{question}\" I answered: \"{answer}\"", t=t, type="chat",
         location=location, emotion=str(getattr(emotion, "label", DEFAULT_EMOTION)),
         intensity=float(getattr(emotion, "intensity", 0.0) or 0.0))
-    return InterviewResult(question, inputs.kind, answer, used, record)
+    return InterviewResult(question, inputs.kind, answer, used, record, notice)

@@ -2,14 +2,16 @@
 
 Replays recorded model replies from the committed reply cache (scenarios/replies/), so
 CI is deterministic and fast; `--live` ignores the cache, `--record` refreshes it. The
-cache names the model's sha256 and is refused against another model. Prints a pass
-table (scenario × run), writes results.json and junit.xml under --out, and exits
+cache names the model's sha256 and is refused against another model (a check against
+a server uses that server's own live cache). Run i uses seed i, or --seed N + i. Prints
+a pass table (scenario × run), writes results.json and junit.xml under --out, and exits
 non-zero when a goal fails.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import time
 import types
 from pathlib import Path
@@ -35,21 +37,32 @@ def variants(name: str) -> list[tuple[str, str | None]]:
     return [(f"{name}[{answer}]", answer) for answer in sc.temperament_prompt.choices]
 
 
+def run_seed(args: Any, run: int) -> int:
+    """Run `run` (0-based) of a check uses seed --seed + run; without --seed, its index
+    (run 0 is the one the committed recording holds)."""
+    return int(getattr(args, "seed", None) or 0) + run
+
+
 def run_one(name: str, answer: str | None, run: int, args: Any, out: Path, backend: Any, embedder: Any,
             progress: bool = True) -> dict[str, Any]:
     from garp.sim.runner import progress_printer, run_headless
     label = name + (f"[{answer}]" if answer else "")
     run_dir = out / f"{label.replace(' ', '_').replace('[', '-').replace(']', '')}-run{run + 1}"
-    opts = types.SimpleNamespace(out=str(run_dir), seed=run, live=args.live, record=args.record,
-                                 cache=str(getattr(args, "cache", None) or REPLY_CACHE), trait=answer, headless=True,
-                                 model=getattr(args, "model", None), server=getattr(args, "server", None))
+    shutil.rmtree(run_dir, ignore_errors=True)  # this check's own output from an earlier check
+    server = getattr(args, "server", None)
+    # The committed recording holds the bundled model's replies; a server run uses its own cache.
+    recording = getattr(args, "cache", None) or ("" if server else str(REPLY_CACHE))
+    opts = types.SimpleNamespace(out=str(run_dir), seed=run_seed(args, run), live=args.live, record=args.record,
+                                 cache=recording, trait=answer, headless=True,
+                                 model=getattr(args, "model", None), server=server)
     t0 = time.monotonic()
     show = progress_printer(f"{label} run {run + 1}") if progress else None
     sim = run_headless(name, opts, hours=getattr(args, "hours", None), progress=show, backend=backend,
                        embedder=embedder)
     if show:
         show(sim, final=True)
-    return {"scenario": name, "label": label, "answer": answer, "run": run + 1, "wall_s": round(time.monotonic() - t0, 1),
+    return {"scenario": name, "label": label, "answer": answer, "run": run + 1, "seed": opts.seed,
+            "wall_s": round(time.monotonic() - t0, 1),
             "log": str(sim.log.path), "goals": sim.goals(), "events": EventLog.read(sim.log.path)}
 
 
@@ -95,7 +108,7 @@ def junit(rows: list[dict[str, Any]]) -> str:
 
 def write_reports(rows: list[dict[str, Any]], out: Path) -> dict[str, Any]:
     summary = {"runs": len(rows), "passed": sum(1 for r in rows if r["passed"]),
-               "rows": [{k: r[k] for k in ("label", "scenario", "answer", "run", "wall_s", "log", "passed", "results")}
+               "rows": [{k: r[k] for k in ("label", "scenario", "answer", "run", "seed", "wall_s", "log", "passed", "results")}
                         for r in rows]}
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")

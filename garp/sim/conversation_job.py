@@ -67,7 +67,6 @@ async def converse(brain: "Brain", job: Job, a: AgentMind, b: AgentMind) -> list
         emo = me.emotion.current
         await me.memory.remember(summary, t=tr.end_t, type="chat", location=place, emotion=emo.label,
                                        intensity=emo.intensity)
-        brain.log.emit("memory", tr.end_t, agent=me.name, type="chat", text=summary[:200])
         change, _ = await me.relationships.appraise(brain.scheduler, other.name, pairs, t=tr.end_t, purpose=purpose,
                                                     arranged_by=meeting.get("host", ""),
                                                     deadline=call_deadline(brain.scheduler, per_call_s))

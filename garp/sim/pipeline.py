@@ -319,7 +319,6 @@ class Brain:
         text = "; ".join(p["notes"])
         await mind.memory.remember(text, t=t, type="event", location=p.get("place", ""),
                                          emotion=mind.emotion.current.label, intensity=mind.emotion.current.intensity)
-        self.log.emit("memory", t, agent=mind.name, type="event", text=text[:200])
         if self.switches["emotions"] and p.get("appraise"):
             await mind.emotion.appraise(self.scheduler, mind.personality, f"{mind.name} notices: {text}", t=t,
                                         needs_summary=p.get("summary", ""), deadline=self.deadline())

@@ -8,6 +8,7 @@ the town (map, objects, world, perception) and one AgentMind per cast member.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from datetime import datetime
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any, Callable
 from garp import paths
 from garp.errors import GarpError
 from garp.eventlog import EventLog
+from garp.recovery import memory_logger
 from garp.mind.agent import AgentMind
 from garp.mind.persona import Persona, load_personas
 from garp.scenario.loader import load_scenario
@@ -23,7 +25,7 @@ from garp.scenario.schema import Scenario
 
 # --- tunables ---------------------------------------------------------------------------
 EMBED_LRU_ROOM = 800  # seed texts pre-embedded in one batch (the embedder keeps 1,000, Table II)
-LOCAL_REPLIES = paths.RUNS / "replies.sqlite"  # reply cache shared by `garp run` / `garp play` runs
+LOCAL_REPLIES = paths.RUNS / "replies"  # live reply caches of `garp run` / `garp play`, one file per backend
 
 
 class CallSink:
@@ -71,14 +73,42 @@ def run_dir_for(scenario: Scenario, args: Any) -> Path:
     return paths.RUNS / f"{scenario.name}-{stamp}"
 
 
+def refuse_previous_run(run_dir: Path) -> None:
+    """A new run never starts in a folder holding another run: the old memories would mix
+    with the new log, and the old log would be overwritten."""
+    if (run_dir / "events.jsonl").exists() or (run_dir / "memory").exists():
+        raise GarpError(f"--out {run_dir}: the folder holds a previous run (events.jsonl, memory/); a new run "
+                        "would mix its memories with that run's — choose another --out or delete the folder")
+
+
+def local_cache_path(model_id: str) -> Path:
+    """The live cache of one backend (model sha256 or server URL + model): a run against a
+    server never meets a local model's file, so it is never refused."""
+    from garp.engine.reply_cache import backend_slug
+    return LOCAL_REPLIES / f"live-{backend_slug(model_id)}.sqlite"
+
+
 def cache_for(args: Any, model_id: str, run_dir: Path):
-    """The reply cache: --cache (checks pass the committed one), else the local runs/ cache.
-    --live turns it off, --record writes fresh replies without reading old ones."""
+    """The reply cache. --cache names a recording (checks pass the committed one): it keeps
+    every reply, rejected ones flagged, so a replay repeats the run. Without it, the backend's
+    live cache under runs/replies/ keeps only replies that passed validation.
+    --live turns caching off, --record writes fresh replies without reading old ones."""
     from garp.engine.reply_cache import ReplyCache
     if _opt(args, "live", False):
         return ReplyCache(run_dir / "replies.sqlite", model_id, mode="off")
-    path = Path(_opt(args, "cache", "") or LOCAL_REPLIES)
-    return ReplyCache(path, model_id, mode="record" if _opt(args, "record", False) else "use")
+    mode = "record" if _opt(args, "record", False) else "use"
+    recording = _opt(args, "cache", "")
+    if recording:
+        return ReplyCache(Path(recording), model_id, mode=mode)
+    return ReplyCache(local_cache_path(model_id), model_id, mode=mode, keep_rejected=False)
+
+
+def report_cache_repair(cache: Any, log: EventLog, t: float) -> None:
+    """Say on the terminal and in the run log when opening the cache dropped unusable entries."""
+    if cache.repaired:
+        message = f"reply cache {cache.path}: dropped {cache.repaired} unusable entries on open"
+        print(f"garp: {message}", file=sys.stderr)
+        log.emit("cache_repair", t, path=str(cache.path), dropped=cache.repaired, message=message)
 
 
 def personas_for(scenario: Scenario, traits_choice: str | None) -> dict[str, Persona]:
@@ -125,6 +155,7 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
         raise GarpError(f"scenario {scenario.name}: a headless run needs the temperament; "
                         f"pass --trait with one of: {', '.join(tp.choices)}")
     run_dir = run_dir_for(scenario, args)
+    refuse_previous_run(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     log = EventLog(run_dir / "events.jsonl")
     closers: list[Any] = []
@@ -140,6 +171,7 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
             closers.append(backend.close)
         cache = cache_for(args, backend.model_id, run_dir)
         closers.append(cache.close)
+        report_cache_repair(cache, log, clock.t)
         sink = CallSink()
         scheduler = InferenceScheduler(backend, cache=cache, recorder=sink, seed=seed).start()
         closers.append(scheduler.stop)
@@ -151,6 +183,7 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
         from garp.engine.memory_store import MemoryStore
         store = MemoryStore(run_dir / "memory")
         closers.append(store.close)
+        store.on_add = memory_logger(log)  # the log records every memory (crash recovery reads it)
         personas = personas_for(scenario, traits_choice)
         rel_hooks = RelHooks()
         for h in scenario.hooks:

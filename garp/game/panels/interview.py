@@ -28,6 +28,7 @@ class Exchange:
     memories: list[vm.RetrievedRow] = field(default_factory=list)
     error: str = ""
     asked_at: float = field(default_factory=time.monotonic)  # wall clock, for the progress line
+    notice: str = ""  # e.g. the question was shortened
 
     @property
     def done(self) -> bool:
@@ -66,6 +67,8 @@ class InterviewTab(Tab):
             try:
                 result = ex.future.result()
                 ex.answer = str(vm.attr(result, "answer", default=result))
+                ex.question = str(vm.attr(result, "question", default=ex.question)) or ex.question  # as cleaned
+                ex.notice = str(vm.attr(result, "notice", default="") or "")
                 ex.memories = vm.retrieved_rows(vm.attr(result, "memories", "retrieved", default=[]))
             except Exception as err:
                 ex.error = f"The interview failed: {err}"
@@ -94,6 +97,8 @@ class InterviewTab(Tab):
                     color=T.FG_DIM)]
         for ex in self.history:
             rows.append(Row(f"You: {ex.question}", "heading"))
+            if ex.notice:
+                rows.append(Row(ex.notice, color=T.FG_DIM))
             if ex.error:
                 rows.append(Row(ex.error, color=T.BAD))
             elif not ex.answer:

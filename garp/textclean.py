@@ -1,0 +1,46 @@
+"""Cleaning text that comes from a person or a model before it is stored or printed.
+
+Terminal escape sequences (colours, cursor moves, window titles) and control characters
+(NUL, bell, backspace, bidirectional overrides) would otherwise be stored as memories,
+sent to the model and replayed raw into the player's terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and the two-byte ESC sequences.
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?|\x9b[0-?]*[ -/]*[@-~]")
+KEEP_FORMAT = {"\u200d"}  # zero-width joiner: part of emoji sequences
+
+
+def strip_controls(text: str) -> str:
+    """Escape sequences removed; control and format characters become spaces or vanish."""
+    text = ANSI.sub("", str(text))
+    out = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if ch in "\t\n\r\v\f":
+            out.append(" ")
+        elif cat in ("Cc", "Cs") or (cat == "Cf" and ch not in KEEP_FORMAT):
+            continue
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def clean_line(text: str, max_chars: int, what: str = "question") -> tuple[str, str]:
+    """(one clean line, a notice when it had to be shortened): controls removed, whitespace
+    collapsed, cut at a word boundary to `max_chars`."""
+    flat = " ".join(strip_controls(text).split())
+    if len(flat) <= max_chars:
+        return flat, ""
+    cut = flat[:max_chars + 1].rsplit(" ", 1)[0] if " " in flat[:max_chars + 1] else flat[:max_chars]
+    cut = cut[:max_chars].rstrip()
+    return cut, f"({what} shortened to its first {len(cut)} of {len(flat)} characters; the limit is {max_chars})"
+
+
+def printable(text: str) -> str:
+    """Text safe to print on a terminal: escapes and controls removed, line breaks kept."""
+    return "\n".join(" ".join(strip_controls(line).split()) for line in str(text).splitlines())
