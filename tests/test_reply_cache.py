@@ -99,14 +99,18 @@ class Picky(Greet):
         return out
 
 
+def chat(content: str | None) -> str:
+    return json.dumps({"choices": [{"message": {"content": content}}], "usage": {"prompt_tokens": 5, "completion_tokens": 3}})
+
+
+def valid_answer(i: int, choosing: bool) -> str:
+    return chat(json.dumps({"choice": "pear"} if choosing else {"mood": "glad", "line": f"Hi {i}"}))
+
+
 def junk_reply(i: int, choosing: bool) -> tuple[int, str | None, bool]:
     """(HTTP status, body or None to drop the connection, whether the content is a valid answer)."""
-    def chat(content):
-        return json.dumps({"choices": [{"message": {"content": content}}],
-                           "usage": {"prompt_tokens": 5, "completion_tokens": 3}})
-    answer = {"choice": "pear"} if choosing else {"mood": "glad", "line": f"Hi {i}"}
     kinds = [
-        (200, chat(json.dumps(answer)), True),
+        (200, valid_answer(i, choosing), True),
         (200, chat(json.dumps({"mood": "tired", "line": f"Hello {i}"} if choosing else {"choice": "pear"})), False),
         (200, chat('{"mood": "gl'), False),                                   # truncated JSON
         (200, chat(json.dumps({"mood": 3, "line": ["x"]})), False),           # wrong types
@@ -125,8 +129,16 @@ def junk_reply(i: int, choosing: bool) -> tuple[int, str | None, bool]:
     return kinds[random.Random(i).randrange(len(kinds))]
 
 
+LATE_EVERY, LATE_S, IMPATIENT_S = 100, 0.6, 0.2  # every 100th call answers after the client's timeout
+
+
+def late(i: int) -> bool:
+    return i % LATE_EVERY == LATE_EVERY // 2
+
+
 class JunkServer:
-    """An OpenAI-compatible server on 127.0.0.1 that answers call i with junk_reply(i)."""
+    """An OpenAI-compatible server on 127.0.0.1 that answers call i with junk_reply(i), or a
+    valid answer too late for a client that waits IMPATIENT_S."""
 
     def __init__(self):
         self.valid_texts: set[str] = set()
@@ -140,8 +152,12 @@ class JunkServer:
             def do_POST(self):
                 request = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
                 choosing = request["response_format"]["schema"]["title"] == "choose.Choice"
-                status, body, valid = junk_reply(outer.served, choosing)
+                i = outer.served
                 outer.served += 1
+                status, body, valid = junk_reply(i, choosing)
+                if late(i):  # the client has given up by the time this arrives
+                    time.sleep(LATE_S)
+                    status, body, valid = 200, valid_answer(i, choosing), False
                 if body is None:
                     self.close_connection = True
                     return
@@ -149,11 +165,14 @@ class JunkServer:
                 if valid:
                     outer.valid_texts.add(json.loads(body)["choices"][0]["message"]["content"])
                 data = body.encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except OSError:  # a late answer to a client that timed out
+                    pass
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
@@ -167,17 +186,21 @@ class JunkServer:
 def test_junk_server_never_poisons_the_live_cache(tmp_path, monkeypatch):
     monkeypatch.setattr(wiring, "LOCAL_REPLIES", tmp_path / "replies")
     server = JunkServer()
-    backend = OpenAIHTTPBackend(server.url, retries=0, timeout_s=5)
-    cache = wiring.cache_for(types.SimpleNamespace(), backend.model_id, tmp_path)
+    patient = OpenAIHTTPBackend(server.url, retries=0, timeout_s=5)
+    impatient = OpenAIHTTPBackend(server.url, retries=0, timeout_s=IMPATIENT_S)  # same server, same cache
+    cache = wiring.cache_for(types.SimpleNamespace(), patient.model_id, tmp_path)
     try:
         for i in range(1000):
+            backend = impatient if late(i) else patient
             if i % 3:
-                run_function(Picky(), {"name": f"Tom {i}"}, backend, agent="Ana", cache=cache)
+                _, rec = run_function(Picky(), {"name": f"Tom {i}"}, backend, agent="Ana", cache=cache)
             else:
-                run_choice(backend, [{"role": "user", "content": f"Snack {i}?"}], FRUIT, mode="generate",
-                           agent="Ana", cache=cache)
+                _, rec = run_choice(backend, [{"role": "user", "content": f"Snack {i}?"}], FRUIT, mode="generate",
+                                    agent="Ana", cache=cache)
+            assert not late(i) or "timed out" in rec.error.lower() or "timeout" in rec.error.lower(), rec.error
     finally:
-        backend.close()
+        patient.close()
+        impatient.close()
         server.close()
     assert server.served == 1000
     db = sqlite3.connect(cache.path)

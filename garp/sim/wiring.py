@@ -17,9 +17,9 @@ from typing import Any, Callable
 from garp import paths
 from garp.errors import GarpError
 from garp.eventlog import EventLog
-from garp.recovery import memory_logger
 from garp.mind.agent import AgentMind
 from garp.mind.persona import Persona, load_personas
+from garp.recovery import memory_logger
 from garp.scenario.loader import load_scenario
 from garp.scenario.schema import Scenario
 
