@@ -247,7 +247,7 @@ def test_interview_shows_progress_then_scrolls_to_the_newest_answer(town):
     for i in range(4):
         tab.submit(f"Question {i}?")
         panel.update(0.3)
-        assert f"Ren is thinking... " in "\n".join(tab.lines())
+        assert "Ren is thinking... " in "\n".join(tab.lines())
         sim.futures[-1].set_result(types.SimpleNamespace(answer=f"Answer {i}. " + "I remember. " * 30, memories=[]))
         panel.update(0.3)
         panel.draw(surface)

@@ -291,8 +291,9 @@ def activity_lines(activity: str) -> list[str]:
 
 
 def place_free(rect: pygame.Rect, placed: list[pygame.Rect]) -> pygame.Rect | None:
-    """The first spot near `rect` that overlaps nothing in `placed` (straight up first, then a
-    column to either side), recorded in `placed`; None when the neighbourhood is full."""
+    """The first spot near `rect` that overlaps nothing in `placed`, recorded in `placed`: its own
+    place, then half a label to either side, then one row higher, and so on; None when the
+    neighbourhood is full (the label is left out rather than covering another)."""
     step_y, step_x = rect.height + 1, rect.width // 2 + 2
     for row in range(LAYOUT_ROWS + 1):
         for col in (0, -1, 1, -2, 2):

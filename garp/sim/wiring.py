@@ -209,7 +209,7 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
         for name in scenario.cast:
             place = scenario.start_places.get(name, personas[name].home)
             world.add_agent(name, place)
-        progress("start", "placing the characters and the objects they use")
+        progress("start", "what the objects offer, the characters in their places")
         known_places = sorted(town.places)
         brain = Brain(scenario=scenario, scheduler=scheduler, embedder=embedder, minds=minds, log=None,
                       known_places=known_places, switches=switches, homes={n: p.home for n, p in personas.items()},
