@@ -143,7 +143,7 @@ def test_agents_open_with_their_routine_and_make_the_first_choice_ahead_of_need(
 
 
 def test_a_housemates_own_bed_is_not_offered_shared_things_are():
-    from garp.sim.services import _may_use
+    from garp.sim.requests import _may_use
     maya = types.SimpleNamespace(name="Maya", persona=types.SimpleNamespace(home="Maya's House"))
     def obj(owners, room="Bedroom"):
         return types.SimpleNamespace(place="Maya's House", owners=owners, room=room)
@@ -159,7 +159,7 @@ def test_every_model_call_of_a_job_shares_the_jobs_deadline():
     import asyncio
     import itertools
     import types
-    from garp.sim.cognition import Job
+    from garp.sim.messages import SeedJob
     from garp.sim.pipeline import Brain
 
     clock = itertools.count(100.0, 5.0)  # every deadline asked for is later than the one before
@@ -178,9 +178,9 @@ def test_every_model_call_of_a_job_shares_the_jobs_deadline():
     async def no_reflection(job):
         return None
 
-    brain._job_probe, brain._maybe_reflect = probe, no_reflection
-    asyncio.run(brain.handle(Job(agent="Ada", kind="probe", asked_t=0.0, due_t=0.0, payload={})))
-    asyncio.run(brain.handle(Job(agent="Ada", kind="probe", asked_t=0.0, due_t=0.0, payload={})))
+    brain._handlers, brain._maybe_reflect = {SeedJob: probe}, no_reflection
+    asyncio.run(brain.handle(SeedJob(agent="Ada", asked_t=0.0, due_t=0.0)))
+    asyncio.run(brain.handle(SeedJob(agent="Ada", asked_t=0.0, due_t=0.0)))
     assert seen[0] == seen[1] and seen[2] == seen[3] and seen[2] > seen[0]
     assert brain.deadline() is None  # outside a job
 

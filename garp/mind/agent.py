@@ -24,6 +24,7 @@ from garp.mind.personality import CompiledPersonality, compile_personality, with
 # --- tunables ---------------------------------------------------------------------------
 RECENT_CALLS = 40  # CallRecords kept per agent for the inspector
 RECENT_DECISIONS = 20  # decisions kept per agent for the Decisions panel
+RECENT_MOODS = 50  # emotion changes kept per agent for the Emotions panel
 
 
 @dataclass
@@ -70,6 +71,7 @@ class AgentMind:
         self.relationships: Any = None
         self.memory: Any = None
         self.plan: Any = None  # plan tree of the current day (garp.mind.plan_tree)
+        self.plan_serial = 0  # which of the planner's trees `plan` is a copy of
         self.activity = Activity(place=persona.home)
         self.last_decision: dict[str, Any] | None = None
         self.decisions: deque[dict[str, Any]] = deque(maxlen=RECENT_DECISIONS)
@@ -82,6 +84,8 @@ class AgentMind:
         self.wants_fresh_plan = False  # a replan was offered: the next day plan is made anew
         # main-thread mirrors of cognition-owned state, updated only by applied commands
         self.mood: dict[str, Any] = {"label": "neutral", "valence": 0.0, "intensity": 0.0, "text": "calm"}
+        self.mood_history: deque[dict[str, Any]] = deque(maxlen=RECENT_MOODS)
+        self.relationship_view: dict[str, Any] = {}  # name -> Relationship copy
         self.commitment_view: dict[str, Any] = {}
 
     # --- flags ---------------------------------------------------------------------------
