@@ -17,7 +17,7 @@ from garp.errors import GarpError
 COMMANDS = {
     "play": "garp.game.app:cmd_play",
     "run": "garp.sim.runner:cmd_run",
-    "check": "garp.scenario.check:cmd_check",
+    "check": "garp.sim.check:cmd_check",
     "interview": "garp.game.interview_cli:cmd_interview",
     "models": "garp.engine.models:cmd_models",
 }

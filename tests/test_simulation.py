@@ -60,7 +60,7 @@ def test_agent_mind_round_trip():
     mind.emotion = EmotionSystem.for_persona(persona)
     mind.relationships = Relationships("Ludwig", mind.personality)
     mind.relationships.get_or_meet("Erica", 10.0)
-    mind.set_trait("sociability", -0.75)
+    mind.set_traits(mind.traits_with("sociability", -0.75))
     mind.needs.values["hunger"] = 0.7
     mind.commitments.add(make_commitment("jam session", 86400 + 18 * 3600, "Oak Hill School", "Ludwig",
                                          participants=["Erica"]))
@@ -82,7 +82,7 @@ def test_unknown_trait_axis_is_a_clear_error():
     from garp.mind.persona import load_personas
     mind = AgentMind(load_personas()["Ludwig"])
     with pytest.raises(GarpError) as e:
-        mind.set_trait("bravery", 0.5)
+        mind.traits_with("bravery", 0.5)
     assert "sociability" in str(e.value)
 
 
@@ -159,6 +159,7 @@ def test_every_model_call_of_a_job_shares_the_jobs_deadline():
     import asyncio
     import itertools
     import types
+    from garp.sim.cognition import REQUEST_DEADLINE_WALL_S
     from garp.sim.messages import SeedJob
     from garp.sim.pipeline import Brain
 
@@ -166,7 +167,8 @@ def test_every_model_call_of_a_job_shares_the_jobs_deadline():
     brain = Brain.__new__(Brain)
     brain.sequential = False
     brain.scheduler = types.SimpleNamespace(deadline_in=lambda s: next(clock) + s)
-    brain.minds = {"Ada": None}
+    brain.clock = types.SimpleNamespace(t=0.0, game_to_wall=lambda g: g / 300.0)
+    brain.minds, brain.planners = {"Ada": None}, {"Ada": types.SimpleNamespace(tree=None)}
     seen = []
 
     async def probe(job, mind):
@@ -183,6 +185,10 @@ def test_every_model_call_of_a_job_shares_the_jobs_deadline():
     asyncio.run(brain.handle(SeedJob(agent="Ada", asked_t=0.0, due_t=0.0)))
     assert seen[0] == seen[1] and seen[2] == seen[3] and seen[2] > seen[0]
     assert brain.deadline() is None  # outside a job
+    # the deadline is the job's due point through the clock, never sooner than one request lead
+    assert seen[0] == 100.0 + REQUEST_DEADLINE_WALL_S
+    asyncio.run(brain.handle(SeedJob(agent="Ada", asked_t=0.0, due_t=300.0 * 60)))
+    assert seen[-1] == 110.0 + 60.0
 
 
 @pytest.mark.model

@@ -13,15 +13,14 @@ import time
 import warnings
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from pydantic import ValidationError
 
 from garp.errors import GarpError, describe_validation_error
 
-if TYPE_CHECKING:
-    from garp.engine.memory_store import MemoryRecord
+MemoryRecord = Any  # garp.engine.memory_store.MemoryRecord; the store hands its model class in (`record_type`)
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +53,8 @@ class LancePersister:
     under it and writes to LanceDB outside it (LanceDB calls are serialised by `_db_lock`).
     """
 
-    def __init__(self, directory: Path, dim: int, lock: threading.RLock, row_for_disk: Any) -> None:
+    def __init__(self, directory: Path, dim: int, lock: threading.RLock, row_for_disk: Any, record_type: Any) -> None:
+        self._record_type = record_type  # the record model lives with the store
         try:
             import lancedb
         except ImportError as exc:
@@ -92,8 +92,6 @@ class LancePersister:
         self._thread = threading.Thread(target=self._run, name="garp-memory-writer", daemon=True)
 
     def load(self) -> list[tuple[MemoryRecord, np.ndarray]]:
-        from garp.engine.memory_store import MemoryRecord  # the record model lives with the store
-
         table = self._table.to_arrow()
         if table.num_rows == 0:
             return []
@@ -106,7 +104,7 @@ class LancePersister:
         out = []
         for i, row in enumerate(rows):
             try:
-                rec = MemoryRecord.model_validate(row)
+                rec = self._record_type.model_validate(row)
             except ValidationError as exc:
                 raise GarpError(describe_validation_error(f"memory store '{self.directory}'", exc)) from exc
             self._persisted.add(rec.id)

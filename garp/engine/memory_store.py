@@ -200,7 +200,7 @@ class MemoryStore:
         self._generation: dict[str, int] = {}  # bumps when an observer's memories change
         self._cache: OrderedDict[tuple, list[ScoredMemory]] = OrderedDict()
         self.cache_hits = 0
-        self._disk = LancePersister(self.directory, dim, self._lock, self._row_for_disk)
+        self._disk = LancePersister(self.directory, dim, self._lock, self._row_for_disk, MemoryRecord)
         self._load(self._disk.load())
         self._disk.start()
         # A store that is never closed still flushes at interpreter exit (atexit).

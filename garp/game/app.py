@@ -291,7 +291,7 @@ def _loading(screen: pygame.Surface, message: str) -> None:
 
 def cmd_play(args: Any) -> int:
     """Open the window and play a scenario in real time."""
-    from garp.sim.simulation import build_simulation
+    from garp.sim.wiring import build
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     sys.setswitchinterval(GIL_SWITCH_S)
@@ -299,7 +299,7 @@ def cmd_play(args: Any) -> int:
     screen = pygame.display.set_mode(WINDOW, pygame.RESIZABLE)
     pygame.display.set_caption(f"GARP - {getattr(args, 'scenario', 'town')}")
     _loading(screen, "Loading the town, the model and the memories...")
-    sim = build_simulation(getattr(args, "scenario", "town"), args)
+    sim = build(getattr(args, "scenario", "town"), args)
     try:
         if getattr(args, "speed", None):
             sim.clock.speed = float(args.speed)

@@ -18,6 +18,7 @@ from garp.game import text as T
 from garp.game import view_model as vm
 from garp.game.camera import Camera
 from garp.game.sprites import CharacterSprites
+from garp.units import TILE_PX
 
 CHUNK = 256                      # map pixels per pre-rendered chunk side
 CHUNK_CACHE_PIXELS = 40_000_000  # scaled chunk pixels kept (~160 MB of 32-bit surfaces)
@@ -25,7 +26,6 @@ LABEL_CACHE = 400                # composed name/activity labels kept
 BUBBLE_W = 230                   # speech bubble text width (screen px)
 LABEL_SIZE = 13                  # name label font size (px); constant on screen at every zoom
 ABOVE_LAYER_WORDS = ("above", "roof", "canopy", "overhead")  # layers drawn over the characters
-TILE = 32
 LABEL_ACTIVITY_MIN_ZOOM = 0.75   # below this zoom only names are shown (activities would overlap)
 LABEL_NUDGES = 4                 # times a label moves up to clear an overlapping one
 
@@ -50,8 +50,8 @@ class MapLayers:
     """The map's static pictures, split into below-characters and above-characters chunked surfaces."""
 
     def __init__(self, tmx: Any) -> None:
-        self.tile_w = int(getattr(tmx, "tilewidth", TILE))
-        self.tile_h = int(getattr(tmx, "tileheight", TILE))
+        self.tile_w = int(getattr(tmx, "tilewidth", TILE_PX))
+        self.tile_h = int(getattr(tmx, "tileheight", TILE_PX))
         self.width = int(tmx.width) * self.tile_w
         self.height = int(tmx.height) * self.tile_h
         self.cols = (self.width + CHUNK - 1) // CHUNK

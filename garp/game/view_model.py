@@ -12,19 +12,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-NEED_NAMES = ("hunger", "rest", "hygiene", "social", "fun", "comfort")  # paper III-A5
-URGENT_NEED = 0.6  # need value above which a need is urgent (paper III-A5)
-TRAIT_AXES = ("sociability", "order", "novelty", "warmth")  # paper III-A4
-# axis -> (pole at +, pole at -); the persona file names at most one pole per axis
-AXIS_POLES = {
-    "sociability": ("extraverted", "introverted"),
-    "order": ("organized", "disorganized"),
-    "novelty": ("curious", "conventional"),
-    "warmth": ("warm", "direct"),
-}
-GRADES = {"a bit": 0.25, "quite": 0.5, "very": 0.75, "extremely": 1.0}  # paper III-A4
+from garp.engine.memory_store import TYPES as MEMORY_TYPES
+from garp.mind.needs import URGENT_THRESHOLD as URGENT_NEED
+from garp.mind.persona import AXES as AXIS_POLES  # axis -> (pole at +, pole at -)
+from garp.mind.persona import GRADES, NEED_NAMES
+from garp.units import DAY_S
+
+TRAIT_AXES = tuple(AXIS_POLES)  # paper III-A4
 TRAIT_STOPS = 4  # nine-stop slider: -4..+4, stop/4 is the signed grade weight
-MEMORY_TYPES = ("event", "thought", "chat", "preference")
 
 
 def attr(obj: Any, *names: str, default: Any = None) -> Any:
@@ -148,12 +143,12 @@ def game_time(sim: Any) -> float:
 
 
 def hhmm(t: float) -> str:
-    t = t % 86400
+    t = t % DAY_S
     return f"{int(t // 3600):02d}:{int(t % 3600 // 60):02d}"
 
 
 def day_time(t: float) -> str:
-    return f"day {int(t // 86400) + 1} {hhmm(t)}"
+    return f"day {int(t // DAY_S) + 1} {hhmm(t)}"
 
 
 # ---------------------------------------------------------------- needs / decisions
@@ -272,7 +267,7 @@ def active_block(blocks: Iterable[PlanBlock], t: float) -> PlanBlock | None:
     found = None
     for b in blocks:
         start, end = b.start, b.end
-        tt = t if start >= 86400 or end > 86400 else t % 86400
+        tt = t if start >= DAY_S or end > DAY_S else t % DAY_S
         if start <= tt < end:
             found = active_block(b.children, t) or b
     return found
@@ -282,7 +277,7 @@ def active_path(blocks: Iterable[PlanBlock], t: float) -> set[str]:
     """Keys of every block (at any level) that contains `t`."""
     keys: set[str] = set()
     for b in blocks:
-        tt = t if b.start >= 86400 or b.end > 86400 else t % 86400
+        tt = t if b.start >= DAY_S or b.end > DAY_S else t % DAY_S
         if b.start <= tt < b.end:
             keys.add(b.key)
             keys |= active_path(b.children, t)
@@ -338,9 +333,10 @@ class EmotionView:
 
 
 def emotion(mind: Any) -> EmotionView:
-    em = attr(mind, "emotion")
-    cur = attr(em, "current", default=em)
-    history = list(attr(em, "history", default=[]) or [])
+    """The main thread's emotion mirror (garp.mind.agent.EmotionMirror)."""
+    em = mind.emotion_view
+    cur = em.current
+    history = list(em.history)
     traj = [(str(attr(h, "label", "primary", default="")), _num(attr(h, "intensity")), _num(attr(h, "valence")))
             for h in history]
     valence = _num(attr(cur, "valence"))
@@ -420,10 +416,9 @@ class RelationRow:
 
 
 def relationships(mind: Any) -> list[RelationRow]:
-    rels = attr(mind, "relationships", default={}) or {}
-    rels = attr(rels, "relations", "by_name", default=rels)
+    """The main thread's copies of the agent's relationships."""
     out = []
-    for other, rel in dict(rels).items():
+    for other, rel in dict(mind.relationship_view).items():
         change = attr(rel, "last_change")
         reason = str(attr(change, "reason", default="") or attr(rel, "last_reason", "reason", default="") or "")
         if change is not None and not isinstance(change, str):

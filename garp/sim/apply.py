@@ -76,7 +76,7 @@ class Applier:
     @_apply.register
     def _(self, cmd: EmotionChanged, reply: Reply, mind: AgentMind, t: float) -> None:
         mind.mood = {"label": cmd.label, "intensity": cmd.intensity, "valence": cmd.valence, "text": cmd.text}
-        mind.mood_history.append({**mind.mood, "cause": cmd.cause, "t": cmd.t})
+        mind.emotion_view.record(cmd.state)
         self.log.emit("emotion", cmd.t, agent=mind.name, label=cmd.label, intensity=cmd.intensity,
                       valence=cmd.valence, cause=cmd.cause)
 

@@ -5,16 +5,14 @@ commitments made. Both participants stay booked until this job has written every
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from garp.interfaces import JobContext
 from garp.mind.agent import AgentMind
 from garp.mind.conversation import ConversationManager, SocialState
 from garp.mind.dialogue import SpeakerContext, call_deadline, conversation_effects, run_conversation
 from garp.sim.cognition import REQUEST_DEADLINE_WALL_S
-from garp.sim.messages import BodySnapshot, ChatHeld, Command, ConverseJob, EmotionChanged
-
-if TYPE_CHECKING:
-    from garp.sim.pipeline import Brain
+from garp.sim.messages import BodySnapshot, ChatHeld, Command, ConverseJob, EmotionChanged, RelationshipsChanged
 
 
 def social_state(mind: AgentMind, other: str, body: BodySnapshot, activity: str) -> SocialState:
@@ -24,7 +22,7 @@ def social_state(mind: AgentMind, other: str, body: BodySnapshot, activity: str)
                        emotion_label=mood.get("label", "neutral"), valence=float(mood.get("valence", 0.0)))
 
 
-def speaker(brain: "Brain", mind: AgentMind, other: str, place: str, topic: str, purpose: str = "") -> SpeakerContext:
+def speaker(brain: JobContext, mind: AgentMind, other: str, place: str, topic: str, purpose: str = "") -> SpeakerContext:
     emotions = brain.switches["emotions"]
     soc = mind.personality.trait("sociability")
     thoughts = list(mind.memory.urgent_thoughts) + ([topic] if topic else [])
@@ -35,7 +33,7 @@ def speaker(brain: "Brain", mind: AgentMind, other: str, place: str, topic: str,
                           memory=mind.memory, place=place, purpose=purpose)
 
 
-async def converse(brain: "Brain", job: ConverseJob, a: AgentMind, b: AgentMind) -> list[Command]:
+async def converse(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMind) -> list[Command]:
     """Decide to talk (unless the talk is an errand or a meeting), hold the conversation, then
     what follows it: memories, appraisals, contagion and commitments."""
     topic = brain.hooks.topic(a.name, b.name)
@@ -62,7 +60,7 @@ async def converse(brain: "Brain", job: ConverseJob, a: AgentMind, b: AgentMind)
     return commands + _commitments(brain, a, b, eff.commitments, tr.end_t)
 
 
-async def _wants_to_talk(brain: "Brain", job: ConverseJob, a: AgentMind, b: AgentMind) -> bool:
+async def _wants_to_talk(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMind) -> bool:
     """The model's decide-to-talk (III-A9) from both sides' situation when the job was asked."""
     sa = social_state(a, b.name, job.bodies[a.name], job.activities[a.name])
     sb = social_state(b, a.name, job.bodies[b.name], job.activities[b.name])
@@ -71,7 +69,7 @@ async def _wants_to_talk(brain: "Brain", job: ConverseJob, a: AgentMind, b: Agen
     return talk
 
 
-async def _afterwards(brain: "Brain", job: ConverseJob, me: AgentMind, other: AgentMind, summary: str | None,
+async def _afterwards(brain: JobContext, job: ConverseJob, me: AgentMind, other: AgentMind, summary: str | None,
                       pairs: list[tuple[str, str]], end_t: float, per_call_s: float | None) -> list[Command]:
     """One speaker's side of what follows: the summary memory, the relationship appraisal and
     emotion contagion from what the other said."""
@@ -88,14 +86,16 @@ async def _afterwards(brain: "Brain", job: ConverseJob, me: AgentMind, other: Ag
     brain.log.emit("relationship", end_t, agent=me.name, other=other.name, sentiment=round(rel.sentiment, 4),
                    trust=round(rel.trust, 4), familiarity=round(rel.familiarity, 4),
                    delta=round(change.sentiment, 4), hooks=list(change.hooks), reason=change.reason[:120])
+    out: list[Command] = [RelationshipsChanged(
+        agent=me.name, by_name={n: r.model_copy(deep=True) for n, r in me.relationships.by_name.items()})]
     if not brain.switches["emotions"]:
-        return []
+        return out
     theirs = [text for who, text in pairs if who == other.name]
     nudge = me.emotion.apply_contagion(theirs, me.relationships.closeness(other.name), t=end_t, partner=other.name)
-    return [emotion_command(me, end_t)] if nudge else []
+    return out + ([emotion_command(me, end_t)] if nudge else [])
 
 
-def _commitments(brain: "Brain", a: AgentMind, b: AgentMind, made: dict[str, Any], end_t: float) -> list[Command]:
+def _commitments(brain: JobContext, a: AgentMind, b: AgentMind, made: dict[str, Any], end_t: float) -> list[Command]:
     """The commitments the conversation made (refused when they clash with one a participant
     hosts), and the event a guest heard about from its host (scene hook)."""
     out: list[Command] = []
@@ -116,4 +116,4 @@ def _commitments(brain: "Brain", a: AgentMind, b: AgentMind, made: dict[str, Any
 def emotion_command(mind: AgentMind, t: float) -> Command:
     c = mind.emotion.current
     return EmotionChanged(agent=mind.name, label=c.label, intensity=round(c.intensity, 3), valence=round(c.valence, 3),
-                          text=mind.emotion.describe(), cause=c.cause[:120], t=t)
+                          text=mind.emotion.describe(), cause=c.cause[:120], t=t, state=c.model_copy())

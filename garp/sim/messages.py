@@ -186,6 +186,7 @@ class EmotionChanged(Command):
     text: str
     cause: str
     t: float
+    state: Any  # garp.mind.emotion.EmotionState copy, for the main thread's mirror
 
 
 @dataclass(frozen=True, kw_only=True)

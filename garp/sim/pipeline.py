@@ -14,24 +14,25 @@ from contextvars import ContextVar
 from datetime import timedelta
 from typing import Any, Awaitable, Callable
 
+from garp.interfaces import Clock, EventSink, ModelScheduler, TextEmbedder
 from garp.mind.affordance_filter import AffordanceEmbeddings, filter_affordances, with_novel
 from garp.mind.action import choose_action
 from garp.mind.agent import AgentMind
 from garp.mind.commitments import make_commitment
 from garp.mind.emotion import EmotionState
 from garp.mind.plan_repair import Friend, end_visit, is_free_time, is_sleep, seek_company
-from garp.mind.plan_tree import PlanNode, activity_key, goal_text
+from garp.mind.plan_tree import PlanNode, PlanTree, activity_key, goal_text
 from garp.mind.planning import PlanContext, Planner
 from garp.mind.reflection import reflect
 from garp.scenario.schema import Scenario, hhmm_to_seconds
 from garp.sim.cognition import REQUEST_DEADLINE_WALL_S
 from garp.sim.messages import (Command, CommitmentMade, ConverseJob, DecideJob, Do, Job, JobDone, NeedsSnapshot,
-                               PerceiveJob, PlanDayJob, SeedJob, SetPlan)
+                               PerceiveJob, PlanDayJob, PlanMirror, SeedJob, SetPlan)
 from garp.sim.conversation_job import converse, emotion_command
 from garp.sim.hooks import SceneHooks
+from garp.units import DAY_S
 
 # --- tunables ---------------------------------------------------------------------------
-DAY_S = 86400.0  # game seconds per day (ARCHITECTURE conventions)
 MIN_ACTIVITY_S = 10 * 60.0  # game s: an activity is never cut shorter than this by its plan block
 JUST_BE_MAX_S = 30 * 60.0  # game s: being somewhere without an object is re-decided this often
 MIN_TRIP_S = 30 * 60.0  # game s: a block elsewhere ending sooner than this is not set out for (our rule)
@@ -43,10 +44,12 @@ _JOB_DEADLINE: ContextVar[float | None] = ContextVar("job_deadline", default=Non
 
 
 class Brain:
-    def __init__(self, *, scenario: Scenario, scheduler: Any, embedder: Any, minds: dict[str, AgentMind],
-                 log: Any, known_places: list[str], switches: dict[str, bool], homes: dict[str, str],
-                 rel_hooks: Any, sequential: bool) -> None:
-        self.scenario, self.scheduler, self.embedder = scenario, scheduler, embedder
+    """The cognition handlers (a garp.interfaces.JobHandler and JobContext)."""
+
+    def __init__(self, *, scenario: Scenario, scheduler: ModelScheduler, embedder: TextEmbedder, clock: Clock,
+                 minds: dict[str, AgentMind], log: EventSink, known_places: list[str], switches: dict[str, bool],
+                 homes: dict[str, str], rel_hooks: Any, sequential: bool) -> None:
+        self.scenario, self.scheduler, self.embedder, self.clock = scenario, scheduler, embedder, clock
         self.minds, self.log, self.switches = minds, log, switches
         self.known_places, self.homes = known_places, homes
         self.rel_hooks = rel_hooks
@@ -54,6 +57,7 @@ class Brain:
         self.hooks = SceneHooks(scenario)
         self.affordances = AffordanceEmbeddings(embedder)
         self.company_off_until: dict[str, float] = {}  # agent -> game s the company rule rests until
+        self._trees: dict[str, tuple[int, PlanTree | None]] = {}  # agent -> (serial, tree it numbers)
         self.planners = {n: Planner(scheduler, m.commitments, agent=n, minute_level=switches["minute_plans"])
                          for n, m in minds.items()}
         self._handlers: dict[type[Job], Callable[[Any, AgentMind], Awaitable[list[Command]]]] = {
@@ -63,7 +67,7 @@ class Brain:
     # --- dispatch --------------------------------------------------------------------------
     async def handle(self, job: Job) -> list[Command]:
         fn = self._handlers[type(job)]
-        token = _JOB_DEADLINE.set(None if self.sequential else self.scheduler.deadline_in(REQUEST_DEADLINE_WALL_S))
+        token = _JOB_DEADLINE.set(None if self.sequential else self._deadline_for(job))
         try:
             commands = await fn(job, self.minds[job.agent])
             if self.sequential:  # lockstep: every model call this job started is finished inside it
@@ -72,7 +76,14 @@ class Brain:
             await self._maybe_reflect(job)
         finally:
             _JOB_DEADLINE.reset(token)
-        return commands + [JobDone(agent=job.agent, partner=next(iter(job.others()), None))]
+        return commands + self._mirrors(job) + [JobDone(agent=job.agent, partner=next(iter(job.others()), None))]
+
+    def _deadline_for(self, job: Job) -> float:
+        """Play: the wall time the job's answer is due (its game-time due point through the clock),
+        but never sooner than one request lead from now, so an answer asked for late still gets
+        its chance before the fallback (IV-A)."""
+        until_due = self.clock.game_to_wall(job.due_t - self.clock.t)
+        return self.scheduler.deadline_in(max(REQUEST_DEADLINE_WALL_S, until_due))
 
     def deadline(self) -> float | None:
         """The running job's deadline (None in lockstep, so results never depend on speed)."""
@@ -88,9 +99,24 @@ class Brain:
         return CommitmentMade(agent=mind.name, commitment=stored.model_copy(), t=t)
 
     def set_plan(self, name: str) -> SetPlan:
-        """Hand the agent's current plan to the main thread."""
+        """Hand a copy of the agent's current plan to the main thread (the planner keeps changing its own)."""
         tree = self.planners[name].tree
-        return SetPlan(agent=name, tree=tree, day=tree.day, serial=0)
+        return SetPlan(agent=name, tree=tree.model_copy(deep=True), day=tree.day, serial=self._serial(name))
+
+    def _serial(self, name: str) -> int:
+        """A number per plan tree the planner has made, so a copy of an older tree never
+        overwrites the main thread's plan with a newer tree it has not been handed."""
+        tree = self.planners[name].tree
+        serial, numbered = self._trees.get(name, (0, None))
+        if tree is not numbered:
+            serial += 1
+            self._trees[name] = (serial, tree)
+        return serial
+
+    def _mirrors(self, job: Job) -> list[Command]:
+        """The plans as the job left them (decompositions, commitments put in), as copies."""
+        return [PlanMirror(agent=n, tree=self.planners[n].tree.model_copy(deep=True), serial=self._serial(n))
+                for n in self._involved(job) if self.planners[n].tree is not None]
 
     async def _job_seed(self, job: SeedJob, mind: AgentMind) -> list[Command]:
         t = job.asked_t

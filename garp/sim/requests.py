@@ -12,11 +12,12 @@ import math
 from typing import Any
 
 from garp.mind.agent import Activity, AgentMind
-from garp.mind.plan_tree import DAY_S, nodes_from_times
+from garp.mind.plan_tree import nodes_from_times
 from garp.mind.planning import PlanContext, routine_activities
 from garp.mind.reaction import react_to_state_change
 from garp.sim.messages import (BodySnapshot, ConverseJob, DecideJob, Meeting, NeedsSnapshot, PerceiveJob, PlanDayJob,
                                SeedJob, UsingSnapshot)
+from garp.units import DAY_S
 
 # --- tunables ---------------------------------------------------------------------------
 DECISION_LEAD_WALL_S = 20.0  # wall seconds before an activity ends to start choosing the next (IV-A)

@@ -14,6 +14,7 @@ class Services:
 
     scenario: Any
     log: Any
+    deferred: Any  # garp.sim.deferred.DeferredLog over `log`: what the cognition side logs through
     world: Any
     clock: Any
     scheduler: Any

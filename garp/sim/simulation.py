@@ -19,7 +19,6 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import random
-from pathlib import Path
 from typing import Any
 
 from garp.errors import GarpError
@@ -29,7 +28,6 @@ from garp.scenario.schema import Scenario
 from garp.mind.conversation import ConversationManager, SocialState
 from garp.sim.apply import Applier
 from garp.sim.cognition import CognitionThread
-from garp.sim.deferred import DeferredLog
 from garp.sim.messages import CallRecords, Command, Job, JobFailed, LogEvents, Meeting, Reply
 from garp.sim.requests import DECISION_LEAD_WALL_S, Requests
 from garp.sim.services import Services
@@ -48,18 +46,18 @@ class Simulation:
     minds: dict[str, AgentMind]
     scheduler: Any
 
-    def __init__(self, scenario: Scenario, services: Services, *, lockstep: bool, seed: int = 0,
+    def __init__(self, scenario: Scenario, services: Services, *, lockstep: bool, rng: random.Random, seed: int = 0,
                  traits_choice: str | None = None) -> None:
         self.scenario = scenario
         self.sv = services
         self.lockstep = lockstep
-        self.rng = random.Random(seed)
+        self.rng = rng  # the run's one RNG (the chat gate); the world draws from a fork of it
         self.seed = seed
         self.log = services.log
         self.world, self.clock, self.scheduler = services.world, services.clock, services.scheduler
         self.minds: dict[str, AgentMind] = services.minds
         self.switches = services.switches
-        self.deferred = DeferredLog(self.log)
+        self.deferred = services.deferred
         self.cognition = CognitionThread(self._handle, sequential=lockstep, on_error=self._job_failed)
         self._held: list[Reply] = []  # results waiting for their due time (lockstep)
         self.conversations = ConversationManager()
@@ -101,7 +99,7 @@ class Simulation:
         if answer not in tp.choices:
             raise GarpError(f"scenario {self.scenario.name}: temperament '{answer}' is not offered; "
                             f"allowed: {', '.join(tp.choices)}")
-        self.minds[tp.agent].set_traits(tp.choices[answer])
+        self._set_traits(tp.agent, tp.choices[answer])
         self.temperament_pending = False
         self.log.emit("temperament", self.clock.t, agent=tp.agent, answer=answer, traits=tp.choices[answer])
         self.offer_replan(tp.agent)
@@ -129,8 +127,15 @@ class Simulation:
         return self.cognition.run(ask())
 
     def set_trait(self, name: str, axis: str, value: float) -> None:
-        traits = self._mind(name).set_trait(axis, value)
+        """A persona slider: the main thread's half now, the cognition thread's half as a command."""
+        traits = self._mind(name).traits_with(axis, value)
+        self._set_traits(name, traits)
         self.log.emit("trait", self.clock.t, agent=name, axis=axis, value=value, traits=traits)
+
+    def _set_traits(self, name: str, traits: str) -> None:
+        mind = self.minds[name]
+        personality = mind.set_traits(traits)
+        self.cognition.post(lambda: mind.adopt_personality(personality))
 
     def offer_replan(self, name: str) -> None:
         mind = self._mind(name)
@@ -154,7 +159,8 @@ class Simulation:
         As in lockstep, results due by the new time are applied before the agents tick, so an
         answer that arrived in time is not counted as a wait for the frame it lands in."""
         self._collect()
-        dt = min(self.clock.advance(wall_dt), MAX_FRAME_GAME_S)
+        # a long hitch is clamped before the clock moves, so the clock and the world stay together
+        dt = self.clock.advance(min(wall_dt, self.clock.game_to_wall(MAX_FRAME_GAME_S)))
         self._apply_due(self.clock.t)
         if dt > 0:
             self._advance(dt)
@@ -331,8 +337,3 @@ class Simulation:
         self.sv.close()
         self.log.close()
 
-
-def build_simulation(scenario_name_or_path: str | Path, args: Any = None) -> Simulation:
-    """Build a Simulation from a scenario and the CLI options (`garp play` / `garp run`)."""
-    from garp.sim.wiring import build
-    return build(scenario_name_or_path, args)

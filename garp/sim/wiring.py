@@ -8,6 +8,7 @@ the town (map, objects, world, perception) and one AgentMind per cast member.
 from __future__ import annotations
 
 import os
+import random
 import threading
 from datetime import datetime
 from pathlib import Path
@@ -45,6 +46,14 @@ class CallSink:
             taken = [r for r in self._records if agents is None or r.agent in agents]
             self._records = [r for r in self._records if not (agents is None or r.agent in agents)]
         return sorted(taken, key=lambda r: (r.game_time, r.agent, r.function, r.raw))
+
+
+def fork_rng(rng: random.Random) -> random.Random:
+    """A generator that starts where `rng` is now: the world's draws stay those of a fresh
+    `Random(seed)` (recorded runs replay) without consuming the simulation's."""
+    fork = random.Random()
+    fork.setstate(rng.getstate())
+    return fork
 
 
 def _opt(args: Any, name: str, default: Any = None) -> Any:
@@ -101,9 +110,9 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
     """Everything `garp play`, `garp run` and `garp check` need, wired together."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from garp.engine.scheduler import InferenceScheduler
-    from garp.mind.emotion import EmotionSystem
-    from garp.mind.memory import AgentMemory
-    from garp.mind.relationships import Relationships, SceneHooks as RelHooks
+    from garp.mind.factory import make_mind
+    from garp.mind.relationships import SceneHooks as RelHooks
+    from garp.sim.deferred import DeferredLog
     from garp.sim.pipeline import Brain
     from garp.sim.services import Services
     from garp.sim.simulation import Simulation
@@ -123,7 +132,8 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
     log = EventLog(run_dir / "events.jsonl")
     closers: list[Any] = []
     try:
-        town, registry, world, perception = load_town(scenario.map, log, seed)
+        rng = random.Random(seed)  # the run's one RNG; the world draws from a fork taken now
+        town, registry, world, perception = load_town(scenario.map, log, fork_rng(rng))
         start = datetime.combine(scenario.start_date, datetime.strptime(scenario.start_time, "%H:%M").time())
         clock = _clock(start, scenario, lockstep, _opt(args, "speed"))
         if backend is None:
@@ -148,37 +158,29 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
         for h in scenario.hooks:
             if h.name == "apology_floor":  # scoped to the scene's agents, with its own floor
                 rel_hooks.add(scenario.name, "apology_floor", agents=h.agents or None, **h.params)
-        minds: dict[str, AgentMind] = {}
         # One embedding call for every persona seed fills the embedder's LRU (IV-B amortisation).
         embedder.embed([m.text for p in personas.values() for m in p.seed_memories][:EMBED_LRU_ROOM])
-        for name, persona in personas.items():
-            mind = AgentMind(persona, needs_enabled=switches["needs"])
-            mind.emotion = EmotionSystem.for_persona(persona, enabled=switches["emotions"], t=clock.t)
-            mind.mood = {"label": mind.emotion.current.label, "valence": mind.emotion.current.valence,
-                         "intensity": mind.emotion.current.intensity, "text": mind.emotion.describe()}
-            mind.relationships = Relationships(name, mind.personality, rel_hooks)
-            mind.relationships.seed(persona)
-            mind.needs.values.update(scenario.start_needs.get(name, {}))
-            mind.memory = AgentMemory(name, store, embedder, scheduler, personality_text=mind.personality.personality_text,
-                                      score_inline=lockstep)
-            mind.memory.seed(persona, clock.t)  # before the loop starts: a sync embed never blocks it
-            minds[name] = mind
+        minds = {name: make_mind(persona, store=store, embedder=embedder, scheduler=scheduler, t=clock.t,
+                                 needs=switches["needs"], emotions=switches["emotions"], rel_hooks=rel_hooks,
+                                 score_inline=lockstep, start_needs=scenario.start_needs.get(name, {}))
+                 for name, persona in personas.items()}
         _preseed_relationships(scenario, minds, clock.t)
+        for mind in minds.values():
+            mind.refresh_mirrors()
         for name in scenario.cast:
             place = scenario.start_places.get(name, personas[name].home)
             world.add_agent(name, place)
         known_places = sorted(town.places)
-        brain = Brain(scenario=scenario, scheduler=scheduler, embedder=embedder, minds=minds, log=None,
+        deferred = DeferredLog(log)
+        brain = Brain(scenario=scenario, scheduler=scheduler, embedder=embedder, clock=clock, minds=minds, log=deferred,
                       known_places=known_places, switches=switches, homes={n: p.home for n, p in personas.items()},
                       rel_hooks=rel_hooks, sequential=lockstep)
         # Affordance embeddings once per scene, one batch, shared by every agent (III-A8, Table II).
         brain.affordances.vectors(sorted({a.description for o in registry for a in o.affordances}))
-        services = Services(scenario=scenario, log=log, world=world, clock=clock, scheduler=scheduler,
+        services = Services(scenario=scenario, log=log, deferred=deferred, world=world, clock=clock, scheduler=scheduler,
                             embedder=embedder, store=store, minds=minds, perception=perception, brain=brain,
                             switches=switches, calls=sink, closers=closers, run_dir=run_dir)
-        sim = Simulation(scenario, services, lockstep=lockstep, seed=seed, traits_choice=traits_choice)
-        brain.log = sim.deferred
-        return sim
+        return Simulation(scenario, services, lockstep=lockstep, rng=rng, seed=seed, traits_choice=traits_choice)
     except BaseException:
         for c in reversed(closers):
             try:
