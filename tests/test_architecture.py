@@ -1,8 +1,9 @@
-"""Structure checks over garp/'s source: the import graph."""
+"""Structure checks over garp/'s source: the import graph, ARCHITECTURE.md and the package READMEs."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import garp
@@ -82,3 +83,39 @@ def test_garp_has_no_import_cycles():
 def test_no_module_imports_from_a_higher_layer():
     upward = [f"{m} -> {d}" for m, deps in import_graph().items() for d in deps if layer(d) > layer(m)]
     assert upward == []
+
+
+# --- ARCHITECTURE.md stays true ---------------------------------------------------------------
+DOC = ROOT.parent / "ARCHITECTURE.md"
+
+
+def emitted_kinds() -> set[str]:
+    """Event kinds the code emits: the literal first argument of every `.emit(...)` and of the
+    world's `._emit(...)`."""
+    kinds = set()
+    for path in ROOT.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("emit", "_emit") and node.args
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                kinds.add(node.args[0].value)
+    return kinds
+
+
+def documented_kinds() -> set[str]:
+    text = DOC.read_text()
+    block = re.search(r"Event log kinds:(.*?)(?:\n- |\n\n)", text, re.S)
+    assert block, "ARCHITECTURE.md: no 'Event log kinds:' list"
+    return set(re.findall(r"`([a-z_]+)`", block.group(1)))
+
+
+def test_architecture_lists_exactly_the_event_kinds_the_code_emits():
+    assert documented_kinds() == emitted_kinds()
+
+
+def test_every_package_has_a_readme_saying_what_it_owns_and_may_import():
+    packages = [p.parent for p in ROOT.rglob("__init__.py") if p.parent != ROOT]
+    missing = [str(p.relative_to(ROOT.parent)) for p in packages if not (p / "README.md").is_file()]
+    vague = [str(p.relative_to(ROOT.parent)) for p in packages
+             if (p / "README.md").is_file() and "May import" not in (p / "README.md").read_text()]
+    assert missing == [] and vague == []
