@@ -10,6 +10,7 @@ import argparse
 import importlib
 import os
 import sys
+from typing import Any
 
 from garp.errors import GarpError
 
@@ -40,7 +41,13 @@ def _add_switches(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="garp", description="A town of generative agents on local hardware.")
     sub = parser.add_subparsers(dest="command", required=True)
+    _add_play_and_run(sub)
+    _add_check(sub)
+    _add_interview_and_models(sub)
+    return parser
 
+
+def _add_play_and_run(sub: Any) -> None:
     play = sub.add_parser("play", help="open the game window")
     play.add_argument("--scenario", default="town", help="scenario name (file in scenarios/ without .json)")
     play.add_argument("--speed", type=float, help="clock multiplier (default: the scenario's)")
@@ -59,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_options(run)
     _add_switches(run)
 
+
+def _add_check(sub: Any) -> None:
     check = sub.add_parser("check", help="run scenarios headless and check their goals")
     check.add_argument("scenarios", nargs="*", help="scenario names (default: all)")
     check.add_argument("--runs", type=int, default=1, help="runs per scenario")
@@ -68,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--out", default="runs/check", help="directory for logs, JSON and JUnit XML")
     _add_model_options(check)
 
+
+def _add_interview_and_models(sub: Any) -> None:
     interview = sub.add_parser("interview", help="interview an agent in the terminal")
     interview.add_argument("persona", help="persona name (file in personas/)")
     interview.add_argument("--save", help="a run's save directory to load memories from")
@@ -79,7 +90,6 @@ def build_parser() -> argparse.ArgumentParser:
     pull = msub.add_parser("pull", help="download a registered model into models/ and check its sha256")
     pull.add_argument("name")
     pull.add_argument("--url", help="download from this URL instead of the registry's")
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,4 +1,4 @@
-"""Structure checks over garp/'s source: the import graph, ARCHITECTURE.md and the package READMEs."""
+"""Structure checks over garp/'s source: the import graph, function length, and ARCHITECTURE.md."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ ROOT = Path(garp.__file__).parent
 # sim because a simulation is built from one; `garp check` runs simulations, so it lives in sim.
 LAYERS = {"garp": 0, "garp.engine": 1, "garp.world": 1, "garp.mind": 2, "garp.scenario": 3, "garp.sim": 4,
           "garp.game": 5, "garp.cli": 6}
+MAX_FUNCTION_LINES = 40
 
 
 def _module_name(path: Path) -> str:
@@ -83,6 +84,22 @@ def test_garp_has_no_import_cycles():
 def test_no_module_imports_from_a_higher_layer():
     upward = [f"{m} -> {d}" for m, deps in import_graph().items() for d in deps if layer(d) > layer(m)]
     assert upward == []
+
+
+def long_functions(limit: int = MAX_FUNCTION_LINES) -> list[str]:
+    out = []
+    for path in sorted(ROOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+                length = node.end_lineno - first + 1
+                if length > limit:
+                    out.append(f"{path.relative_to(ROOT.parent)}:{node.lineno} {node.name} ({length} lines)")
+    return out
+
+
+def test_no_function_in_garp_is_longer_than_40_lines():
+    assert long_functions() == []
 
 
 # --- ARCHITECTURE.md stays true ---------------------------------------------------------------

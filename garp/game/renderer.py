@@ -157,6 +157,15 @@ class Renderer:
         self._draw_chunks(surface, camera, self.below, view)
         ordered = sorted(bodies, key=lambda b: b.y)
         self.hits, self.label_rects = {}, {}
+        self._draw_bodies(surface, camera, ordered, selected, view)
+        if self.layers.above:
+            self._draw_chunks(surface, camera, self.above, view)
+        self._draw_labels(surface, camera.zoom, ordered, selected)
+        surface.set_clip(clip)
+
+    def _draw_bodies(self, surface: pygame.Surface, camera: Camera, ordered: list[vm.BodyView],
+                     selected: str | None, view: pygame.Rect) -> None:
+        """Characters in the view, back to front; `hits` gets each one's screen rect."""
         z = camera.zoom
         for b in ordered:
             sx, sy = camera.to_screen(b.x, b.y)
@@ -171,11 +180,12 @@ class Renderer:
             rect = frame.get_rect(midbottom=(int(sx), int(sy + 14 * z)))
             surface.blit(frame, rect)
             self.hits[b.name] = rect.inflate(8, 8)
-        if self.layers.above:
-            self._draw_chunks(surface, camera, self.above, view)
+
+    def _draw_labels(self, surface: pygame.Surface, z: float, ordered: list[vm.BodyView], selected: str | None) -> None:
+        """Labels and bubbles of the drawn characters, above roofs and trees, front to back."""
         placed: list[pygame.Rect] = []
         bubbles: list[tuple[pygame.Surface, pygame.Rect]] = []
-        for b in reversed(ordered):  # labels and bubbles stay above roofs and trees
+        for b in reversed(ordered):
             rect = self.hits.get(b.name)
             if rect is None:
                 continue
@@ -192,7 +202,6 @@ class Renderer:
                 bubbles.append((self._bubble(b.bubble), lrect))
         for bubble, lrect in bubbles:  # after every label, nudged clear of labels and other bubbles
             surface.blit(bubble, _place_clear(bubble.get_rect(midbottom=(lrect.centerx, lrect.top - 2)), placed))
-        surface.set_clip(clip)
 
     def _draw_chunks(self, surface, camera: Camera, chunks: ScaledChunks, view: pygame.Rect) -> None:
         x0, y0, w, h = camera.visible_rect()

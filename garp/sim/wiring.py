@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 import threading
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -18,9 +19,17 @@ from garp import paths
 from garp.errors import GarpError
 from garp.eventlog import EventLog
 from garp.mind.agent import AgentMind
+from garp.mind.factory import make_mind
 from garp.mind.persona import Persona, load_personas
+from garp.mind.relationships import SceneHooks as RelHooks
 from garp.scenario.loader import load_scenario
 from garp.scenario.schema import Scenario
+from garp.sim.deferred import DeferredLog
+from garp.sim.pipeline import Brain
+from garp.sim.services import Services
+from garp.sim.simulation import Simulation
+from garp.sim.town_setup import load_town
+from garp.world.clock import GameClock, LockstepClock
 
 # --- tunables ---------------------------------------------------------------------------
 EMBED_LRU_ROOM = 800  # seed texts pre-embedded in one batch (the embedder keeps 1,000, Table II)
@@ -106,25 +115,13 @@ def personas_for(scenario: Scenario, traits_choice: str | None) -> dict[str, Per
 
 
 def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool | None = None,
-          backend: Any = None, embedder: Any = None):
+          backend: Any = None, embedder: Any = None) -> Simulation:
     """Everything `garp play`, `garp run` and `garp check` need, wired together."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from garp.engine.scheduler import InferenceScheduler
-    from garp.mind.factory import make_mind
-    from garp.mind.relationships import SceneHooks as RelHooks
-    from garp.sim.deferred import DeferredLog
-    from garp.sim.pipeline import Brain
-    from garp.sim.services import Services
-    from garp.sim.simulation import Simulation
-    from garp.sim.town_setup import load_town
-
     scenario = scenario_name_or_path if isinstance(scenario_name_or_path, Scenario) else load_scenario(scenario_name_or_path)
     lockstep = bool(_opt(args, "headless", False)) if lockstep is None else lockstep
-    seed = int(_opt(args, "seed", 0))
-    traits_choice = _opt(args, "trait")
-    switches = switches_for(scenario, args)
     tp = scenario.temperament_prompt
-    if tp is not None and lockstep and traits_choice is None:  # fail before loading any model
+    if tp is not None and lockstep and _opt(args, "trait") is None:  # fail before loading any model
         raise GarpError(f"scenario {scenario.name}: a headless run needs the temperament; "
                         f"pass --trait with one of: {', '.join(tp.choices)}")
     run_dir = run_dir_for(scenario, args)
@@ -132,55 +129,7 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
     log = EventLog(run_dir / "events.jsonl")
     closers: list[Any] = []
     try:
-        rng = random.Random(seed)  # the run's one RNG; the world draws from a fork taken now
-        town, registry, world, perception = load_town(scenario.map, log, fork_rng(rng))
-        start = datetime.combine(scenario.start_date, datetime.strptime(scenario.start_time, "%H:%M").time())
-        clock = _clock(start, scenario, lockstep, _opt(args, "speed"))
-        if backend is None:
-            from garp.engine.backends import make_backend
-            backend = make_backend(_opt(args, "model"), _opt(args, "server"), _opt(args, "threads"),
-                                   _opt(args, "gpu_layers"), seed)
-            closers.append(backend.close)
-        cache = cache_for(args, backend.model_id, run_dir)
-        closers.append(cache.close)
-        sink = CallSink()
-        scheduler = InferenceScheduler(backend, cache=cache, recorder=sink, seed=seed).start()
-        closers.append(scheduler.stop)
-        if embedder is None:
-            from garp.engine.embedder import Embedder
-            embedder = Embedder()
-            closers.append(embedder.close)
-        from garp.engine.memory_store import MemoryStore
-        store = MemoryStore(run_dir / "memory")
-        closers.append(store.close)
-        personas = personas_for(scenario, traits_choice)
-        rel_hooks = RelHooks()
-        for h in scenario.hooks:
-            if h.name == "apology_floor":  # scoped to the scene's agents, with its own floor
-                rel_hooks.add(scenario.name, "apology_floor", agents=h.agents or None, **h.params)
-        # One embedding call for every persona seed fills the embedder's LRU (IV-B amortisation).
-        embedder.embed([m.text for p in personas.values() for m in p.seed_memories][:EMBED_LRU_ROOM])
-        minds = {name: make_mind(persona, store=store, embedder=embedder, scheduler=scheduler, t=clock.t,
-                                 needs=switches["needs"], emotions=switches["emotions"], rel_hooks=rel_hooks,
-                                 score_inline=lockstep, start_needs=scenario.start_needs.get(name, {}))
-                 for name, persona in personas.items()}
-        _preseed_relationships(scenario, minds, clock.t)
-        for mind in minds.values():
-            mind.refresh_mirrors()
-        for name in scenario.cast:
-            place = scenario.start_places.get(name, personas[name].home)
-            world.add_agent(name, place)
-        known_places = sorted(town.places)
-        deferred = DeferredLog(log)
-        brain = Brain(scenario=scenario, scheduler=scheduler, embedder=embedder, clock=clock, minds=minds, log=deferred,
-                      known_places=known_places, switches=switches, homes={n: p.home for n, p in personas.items()},
-                      rel_hooks=rel_hooks, sequential=lockstep)
-        # Affordance embeddings once per scene, one batch, shared by every agent (III-A8, Table II).
-        brain.affordances.vectors(sorted({a.description for o in registry for a in o.affordances}))
-        services = Services(scenario=scenario, log=log, deferred=deferred, world=world, clock=clock, scheduler=scheduler,
-                            embedder=embedder, store=store, minds=minds, perception=perception, brain=brain,
-                            switches=switches, calls=sink, closers=closers, run_dir=run_dir)
-        return Simulation(scenario, services, lockstep=lockstep, rng=rng, seed=seed, traits_choice=traits_choice)
+        return _assemble(scenario, args, lockstep, run_dir, log, closers, backend, embedder)
     except BaseException:
         for c in reversed(closers):
             try:
@@ -191,8 +140,91 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
         raise
 
 
-def _clock(start: datetime, scenario: Scenario, lockstep: bool, speed: float | None):
-    from garp.world.clock import GameClock, LockstepClock
+@dataclass
+class _Engine:
+    """The model, embedding and memory machinery of one run."""
+
+    scheduler: Any
+    calls: CallSink
+    embedder: Any
+    store: Any
+
+
+def _assemble(scenario: Scenario, args: Any, lockstep: bool, run_dir: Path, log: EventLog, closers: list[Any],
+              backend: Any, embedder: Any) -> Simulation:
+    """The town, the engine, the minds and the Brain; `closers` collects what must be closed."""
+    seed = int(_opt(args, "seed", 0))
+    rng = random.Random(seed)  # the run's one RNG; the world draws from a fork taken now
+    town, registry, world, perception = load_town(scenario.map, log, fork_rng(rng))
+    clock = _clock(scenario, lockstep, _opt(args, "speed"))
+    engine = _engine(args, run_dir, seed, closers, backend, embedder)
+    switches = switches_for(scenario, args)
+    personas = personas_for(scenario, _opt(args, "trait"))
+    rel_hooks = _relationship_hooks(scenario)
+    minds = _minds(scenario, personas, engine, clock.t, switches, rel_hooks, lockstep)
+    for name in scenario.cast:
+        world.add_agent(name, scenario.start_places.get(name, personas[name].home))
+    deferred = DeferredLog(log)
+    brain = Brain(scenario=scenario, scheduler=engine.scheduler, embedder=engine.embedder, clock=clock, minds=minds,
+                  log=deferred, known_places=sorted(town.places), switches=switches,
+                  homes={n: p.home for n, p in personas.items()}, rel_hooks=rel_hooks, sequential=lockstep)
+    # Affordance embeddings once per scene, one batch, shared by every agent (III-A8, Table II).
+    brain.affordances.vectors(sorted({a.description for o in registry for a in o.affordances}))
+    services = Services(scenario=scenario, log=log, deferred=deferred, world=world, clock=clock,
+                        scheduler=engine.scheduler, embedder=engine.embedder, store=engine.store, minds=minds,
+                        perception=perception, brain=brain, switches=switches, calls=engine.calls, closers=closers,
+                        run_dir=run_dir)
+    return Simulation(scenario, services, lockstep=lockstep, rng=rng, seed=seed, traits_choice=_opt(args, "trait"))
+
+
+def _engine(args: Any, run_dir: Path, seed: int, closers: list[Any], backend: Any, embedder: Any) -> _Engine:
+    """The model backend (unless given), its reply cache and scheduler, the embedder (unless given), the store."""
+    from garp.engine.memory_store import MemoryStore
+    from garp.engine.scheduler import InferenceScheduler
+    if backend is None:
+        from garp.engine.backends import make_backend
+        backend = make_backend(_opt(args, "model"), _opt(args, "server"), _opt(args, "threads"),
+                               _opt(args, "gpu_layers"), seed)
+        closers.append(backend.close)
+    cache = cache_for(args, backend.model_id, run_dir)
+    closers.append(cache.close)
+    sink = CallSink()
+    scheduler = InferenceScheduler(backend, cache=cache, recorder=sink, seed=seed).start()
+    closers.append(scheduler.stop)
+    if embedder is None:
+        from garp.engine.embedder import Embedder
+        embedder = Embedder()
+        closers.append(embedder.close)
+    store = MemoryStore(run_dir / "memory")
+    closers.append(store.close)
+    return _Engine(scheduler, sink, embedder, store)
+
+
+def _relationship_hooks(scenario: Scenario) -> RelHooks:
+    rel_hooks = RelHooks()
+    for h in scenario.hooks:
+        if h.name == "apology_floor":  # scoped to the scene's agents, with its own floor
+            rel_hooks.add(scenario.name, "apology_floor", agents=h.agents or None, **h.params)
+    return rel_hooks
+
+
+def _minds(scenario: Scenario, personas: dict[str, Persona], engine: _Engine, t: float, switches: dict[str, bool],
+           rel_hooks: RelHooks, lockstep: bool) -> dict[str, AgentMind]:
+    """One mind per cast member, every pair acquainted, mirrors filled in."""
+    # One embedding call for every persona seed fills the embedder's LRU (IV-B amortisation).
+    engine.embedder.embed([m.text for p in personas.values() for m in p.seed_memories][:EMBED_LRU_ROOM])
+    minds = {name: make_mind(persona, store=engine.store, embedder=engine.embedder, scheduler=engine.scheduler, t=t,
+                             needs=switches["needs"], emotions=switches["emotions"], rel_hooks=rel_hooks,
+                             score_inline=lockstep, start_needs=scenario.start_needs.get(name, {}))
+             for name, persona in personas.items()}
+    _preseed_relationships(scenario, minds, t)
+    for mind in minds.values():
+        mind.refresh_mirrors()
+    return minds
+
+
+def _clock(scenario: Scenario, lockstep: bool, speed: float | None) -> GameClock:
+    start = datetime.combine(scenario.start_date, datetime.strptime(scenario.start_time, "%H:%M").time())
     speed = float(speed or scenario.clock_speed)
     if lockstep:
         return LockstepClock(start, step_s=scenario.step_seconds, speed=speed)
