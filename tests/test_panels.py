@@ -250,3 +250,5 @@ def test_interview_tab_shows_answer_and_memories_used(live):
                                for line in lines)
     chats = live.sv.store.records("Ren", ["chat"])
     assert any("I was interviewed and asked: \"What do you do in the evenings?\"" in r.description for r in chats)
+    live.step_lockstep()  # the main thread sees the answer has come: Ren may talk again
+    assert not live.minds["Ren"].interviewed

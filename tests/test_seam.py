@@ -91,3 +91,28 @@ def test_a_headless_run_hands_the_main_thread_copies(tmp_path, sim_engine):
             assert all(mind.relationship_view[n] is not r for n, r in mind.relationships.by_name.items())
     finally:
         sim.close()
+
+
+def _methods(protocol) -> set[str]:
+    return {n for n, v in vars(protocol).items() if callable(v) and not n.startswith("_")}
+
+
+def test_the_concrete_classes_fit_the_seam_protocols(tmp_path):
+    """Each Protocol in garp/interfaces.py names methods its concrete classes really have."""
+    from datetime import datetime
+
+    from garp import interfaces as I
+    from garp.engine.embedder import Embedder
+    from garp.engine.scheduler import InferenceScheduler
+    from garp.eventlog import EventLog
+    from garp.sim.deferred import DeferredLog
+    from garp.sim.pipeline import Brain
+    from garp.world.clock import GameClock, LockstepClock
+    log = EventLog(tmp_path / "e.jsonl")
+    assert isinstance(log, I.EventSink) and isinstance(DeferredLog(log), I.EventSink)
+    start = datetime(2025, 3, 3, 8, 0)
+    assert isinstance(GameClock(start), I.Clock) and isinstance(LockstepClock(start, step_s=60.0), I.Clock)
+    for protocol, cls in ((I.ModelScheduler, InferenceScheduler), (I.TextEmbedder, Embedder),
+                          (I.JobContext, Brain), (I.JobHandler, Brain)):
+        assert all(callable(getattr(cls, m, None)) for m in _methods(protocol)), (protocol, cls)
+    log.close()

@@ -60,6 +60,7 @@ class Simulation:
         self.deferred = services.deferred
         self.cognition = CognitionThread(self._handle, sequential=lockstep, on_error=self._job_failed)
         self._held: list[Reply] = []  # results waiting for their due time (lockstep)
+        self._interviews: dict[str, concurrent.futures.Future] = {}  # agent -> answer on its way
         self.conversations = ConversationManager()
         self._company: dict[str, bool] = {}
         self.waiting_game_s = {n: 0.0 for n in self.minds}  # late decisions (benchmark)
@@ -113,18 +114,15 @@ class Simulation:
 
     # --- public controls ------------------------------------------------------------------------
     def interview(self, name: str, question: str) -> concurrent.futures.Future:
+        """Ask an agent a question on the cognition thread; the agent takes no conversation until
+        the main thread sees the answer has come (`_collect`)."""
         mind = self._mind(name)
         from garp.mind.interview import interview
-        body = self.world.bodies[name]
-        mind.interviewed = True  # no conversation starts with someone who is being interviewed
-
-        async def ask():
-            try:
-                return await interview(mind, question, self.scheduler, self.clock.t, location=body.place)
-            finally:
-                mind.interviewed = False
-
-        return self.cognition.run(ask())
+        mind.interviewed = True
+        future = self.cognition.run(interview(mind, question, self.scheduler, self.clock.t,
+                                              location=self.world.bodies[name].place))
+        self._interviews[name] = future
+        return future
 
     def set_trait(self, name: str, axis: str, value: float) -> None:
         """A persona slider: the main thread's half now, the cognition thread's half as a command."""
@@ -184,6 +182,10 @@ class Simulation:
     # --- results -------------------------------------------------------------------------------
     def _collect(self) -> None:
         self._held.extend(self.cognition.drain())
+        for name, future in list(self._interviews.items()):
+            if future.done():  # the main thread owns the flag: cleared here, not on the cognition thread
+                self.minds[name].interviewed = False
+                del self._interviews[name]
 
     def _apply_due(self, t: float) -> None:
         """Apply results whose due time has come (an early decision waits for the end of the

@@ -61,7 +61,7 @@ class InterviewTab(Tab):
             try:
                 result = ex.future.result()
                 ex.answer = str(vm.attr(result, "answer", default=result))
-                ex.memories = vm.retrieved_rows(vm.attr(result, "memories", "retrieved", default=[]))
+                ex.memories = vm.retrieved_rows(result.memories)
             except Exception as err:
                 ex.error = f"The interview failed: {err}"
 
