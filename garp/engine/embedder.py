@@ -158,9 +158,3 @@ class Embedder:
         self._cache.move_to_end(text)
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
-
-    def cache_info(self) -> dict[str, int]:
-        """Cache size, capacity and the call/request counters, for stats panels."""
-        with self._lock:
-            return {"size": len(self._cache), "capacity": self.cache_size,
-                    "calls": self.calls, "requests": self.requests}

@@ -124,10 +124,6 @@ class Needs:
         return sorted((n for n in NEED_NAMES if self.values[n] > URGENT_THRESHOLD),
                       key=lambda n: -self.values[n])
 
-    def most_pressing(self) -> str | None:
-        urgent = self.urgent()
-        return urgent[0] if urgent else None
-
     def describe_urgent(self, name: str) -> str:
         """"Oliver is hungry and lonely." or "" when nothing is urgent."""
         words = [("very " if self.values[n] > VERY_THRESHOLD else "") + ADJECTIVES[n] for n in self.urgent()]

@@ -192,7 +192,3 @@ def path_length(path: list[Tile]) -> float:
         total += SQRT2 if ax != bx and ay != by else 1.0
     return total
 
-
-def clear_caches() -> None:
-    _grids.clear()
-    _paths.clear()

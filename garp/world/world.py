@@ -333,11 +333,6 @@ class World:
         self._emit("action_end", name, t, object=object_id, verb=verb, place=body.place,
                    completed=completed)
 
-    def set_object_state(self, object_id: str, state: str, t: float) -> bool:
-        """Force an object's observable state (e.g. a scenario breaks the stove)."""
-        self._object(object_id)
-        return self.objects.set_state(object_id, state, t)
-
     def _on_object_state(self, obj: Any, old: str, new: str, t: float) -> None:
         """Every object change, from any writer, goes to the log and the step's events."""
         self._emit("object_state", "", t, object=obj.id, old=old, new=new,
