@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import singledispatchmethod
 from typing import Any
 
+from garp.interfaces import Clock, EventSink
 from garp.mind.agent import Activity, AgentMind
 from garp.sim.messages import (CallRecords, ChatHeld, Command, CommitmentMade, Do, EmotionChanged, JobDone, JobFailed,
                                LogEvents, PlanMirror, RelationshipsChanged, Reply, SetPlan)
@@ -22,7 +23,7 @@ RETRY_S = 5 * 60.0  # game s before deciding again after a failed walk or use
 class Applier:
     """Applies replies at their due time; given the world and the clock it writes to and reads."""
 
-    def __init__(self, *, world: Any, clock: Any, minds: dict[str, AgentMind], log: Any, conversations: Any,
+    def __init__(self, *, world: Any, clock: Clock, minds: dict[str, AgentMind], log: EventSink, conversations: Any,
                  lockstep: bool, visit: Any) -> None:
         self.world, self.clock, self.minds, self.log = world, clock, minds, log
         self.conversations, self.lockstep = conversations, lockstep

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from garp.interfaces import Clock
 from garp.mind.agent import Activity, AgentMind
 from garp.mind.plan_tree import nodes_from_times
 from garp.mind.planning import PlanContext, routine_activities
@@ -47,7 +48,7 @@ def friend_out(world: Any, mind: AgentMind, t: float) -> bool:
 class Requests:
     """Builds the jobs; given the world and the clock it snapshots them from."""
 
-    def __init__(self, *, world: Any, clock: Any, minds: dict[str, AgentMind], scenario: Any, perception: Any,
+    def __init__(self, *, world: Any, clock: Clock, minds: dict[str, AgentMind], scenario: Any, perception: Any,
                  known_places: list[str], lockstep: bool, answer_delay_s: float) -> None:
         self.world, self.clock, self.minds = world, clock, minds
         self.scenario, self.perception, self.known_places = scenario, perception, known_places

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from garp.interfaces import Clock, EventSink, JobHandler, ModelScheduler, TextEmbedder
 from garp.mind.agent import AgentMind
 
 
@@ -12,17 +13,18 @@ from garp.mind.agent import AgentMind
 class Services:
     """Everything the simulation is built from; `closers` end them in reverse order."""
 
-    scenario: Any
-    log: Any
-    deferred: Any  # garp.sim.deferred.DeferredLog over `log`: what the cognition side logs through
-    world: Any
-    clock: Any
-    scheduler: Any
-    embedder: Any
-    store: Any
+    scenario: Any  # garp.scenario.schema.Scenario
+    log: Any  # garp.eventlog.EventLog (an EventSink that also keeps and closes the run's events)
+    deferred: EventSink  # garp.sim.deferred.DeferredLog over `log`: what the cognition side logs through
+    world: Any  # garp.world.world.World
+    clock: Clock
+    scheduler: ModelScheduler
+    embedder: TextEmbedder
+    store: Any  # garp.engine.memory_store.MemoryStore
     minds: dict[str, AgentMind]
-    perception: Any
-    brain: Any  # garp.sim.pipeline.Brain: the cognition handlers
+    perception: Any  # garp.world.perception.Perception
+    brain: JobHandler  # garp.sim.pipeline.Brain: the cognition handlers
+    known_places: list[str]  # every place of the town (prompts, opening routines)
     switches: dict[str, bool]
     calls: Any  # garp.sim.wiring.CallSink
     closers: list[Any] = field(default_factory=list)

@@ -69,7 +69,7 @@ class Simulation:
         self.answer_delay_s = scenario.step_seconds
         self.temperament_pending = scenario.temperament_prompt is not None and traits_choice is None
         self.requests = Requests(world=self.world, clock=self.clock, minds=self.minds, scenario=scenario,
-                                 perception=services.perception, known_places=services.brain.known_places,
+                                 perception=services.perception, known_places=services.known_places,
                                  lockstep=lockstep, answer_delay_s=self.answer_delay_s)
         self.applier = Applier(world=self.world, clock=self.clock, minds=self.minds, log=self.log,
                                conversations=self.conversations, lockstep=lockstep, visit=self.requests.visit)

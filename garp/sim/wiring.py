@@ -164,16 +164,16 @@ def _assemble(scenario: Scenario, args: Any, lockstep: bool, run_dir: Path, log:
     minds = _minds(scenario, personas, engine, clock.t, switches, rel_hooks, lockstep)
     for name in scenario.cast:
         world.add_agent(name, scenario.start_places.get(name, personas[name].home))
-    deferred = DeferredLog(log)
+    deferred, known_places = DeferredLog(log), sorted(town.places)
     brain = Brain(scenario=scenario, scheduler=engine.scheduler, embedder=engine.embedder, clock=clock, minds=minds,
-                  log=deferred, known_places=sorted(town.places), switches=switches,
+                  log=deferred, known_places=known_places, switches=switches,
                   homes={n: p.home for n, p in personas.items()}, rel_hooks=rel_hooks, sequential=lockstep)
     # Affordance embeddings once per scene, one batch, shared by every agent (III-A8, Table II).
     brain.affordances.vectors(sorted({a.description for o in registry for a in o.affordances}))
     services = Services(scenario=scenario, log=log, deferred=deferred, world=world, clock=clock,
                         scheduler=engine.scheduler, embedder=engine.embedder, store=engine.store, minds=minds,
-                        perception=perception, brain=brain, switches=switches, calls=engine.calls, closers=closers,
-                        run_dir=run_dir)
+                        perception=perception, brain=brain, known_places=known_places, switches=switches,
+                        calls=engine.calls, closers=closers, run_dir=run_dir)
     return Simulation(scenario, services, lockstep=lockstep, rng=rng, seed=seed, traits_choice=_opt(args, "trait"))
 
 
