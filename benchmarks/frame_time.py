@@ -136,7 +136,7 @@ def main() -> dict:
     pygame.display.set_mode((1, 1))
     rng = random.Random(SEED)
     log = EventLog()
-    town, registry, world, _ = load_town("town.tmx", log, SEED)
+    town, registry, world, _ = load_town("town.tmx", log, random.Random(SEED))
     personas = sorted(load_personas().values(), key=lambda p: p.name)[:AGENTS]
     for p in personas:
         world.add_agent(p.name, p.home)

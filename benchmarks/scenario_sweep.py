@@ -25,7 +25,7 @@ from garp import paths  # noqa: E402
 
 
 def main() -> None:
-    from garp.scenario.check import run_check, table, write_reports
+    from garp.sim.check import run_check, table, write_reports
     from garp.scenario.loader import list_scenarios
     ap = argparse.ArgumentParser(description="run scenarios live and check their goals")
     ap.add_argument("scenarios", nargs="*", help="subset to run (default: all)")

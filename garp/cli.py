@@ -18,7 +18,7 @@ from garp.errors import GarpError
 COMMANDS = {
     "play": "garp.game.app:cmd_play",
     "run": "garp.sim.runner:cmd_run",
-    "check": "garp.scenario.check:cmd_check",
+    "check": "garp.sim.check:cmd_check",
     "interview": "garp.game.interview_cli:cmd_interview",
     "models": "garp.engine.models:cmd_models",
     "report": "garp.report:cmd_report",
@@ -106,7 +106,16 @@ def _add_doctor(sub: Any) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="garp", description="A town of generative agents on local hardware.")
     sub = parser.add_subparsers(dest="command", required=True)
+    _add_play_and_run(sub)
+    _add_check(sub)
+    _add_interview(sub)
+    _add_report(sub)
+    _add_models(sub)
+    _add_doctor(sub)
+    return parser
 
+
+def _add_play_and_run(sub: Any) -> None:
     play = sub.add_parser("play", help="open the game window")
     play.add_argument("--scenario", default="town", help="scenario name (file in scenarios/ without .json)")
     play.add_argument("--speed", type=POSITIVE, help="clock multiplier (default: the scenario's)")
@@ -126,13 +135,6 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--trait", help="for personality scenarios: which temperament runs (e.g. 'very introverted')")
     _add_model_options(run)
     _add_switches(run)
-
-    _add_check(sub)
-    _add_interview(sub)
-    _add_report(sub)
-    _add_models(sub)
-    _add_doctor(sub)
-    return parser
 
 
 def refuse_ignored(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:

@@ -30,7 +30,7 @@ def test_ignored_or_bad_options_are_refused(argv, message, capsys):
 
 @pytest.mark.model
 def test_check_seed_gives_run_i_the_seed_n_plus_i(tmp_path, sim_engine, monkeypatch):
-    from garp.scenario import check
+    from garp.sim import check
     from garp.sim import runner, wiring
 
     def built_only(scenario, opts, **kw):  # the seed is fixed at build time; no need to run the day

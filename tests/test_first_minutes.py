@@ -26,6 +26,7 @@ from garp.game.renderer import Renderer, activity_lines, load_tmx
 from garp.game.sprites import CharacterSprites
 from garp.game.text import shared_text
 from garp.game.view_model import BodyView
+from garp.mind.interview import InterviewResult
 from garp.world.clock import GameClock
 from test_game_render import WalkSim
 
@@ -248,7 +249,7 @@ def test_interview_shows_progress_then_scrolls_to_the_newest_answer(town):
         tab.submit(f"Question {i}?")
         panel.update(0.3)
         assert "Ren is thinking... " in "\n".join(tab.lines())
-        sim.futures[-1].set_result(types.SimpleNamespace(answer=f"Answer {i}. " + "I remember. " * 30, memories=[]))
+        sim.futures[-1].set_result(InterviewResult(f"Question {i}?", "fact", f"Answer {i}. " + "I remember. " * 30))
         panel.update(0.3)
         panel.draw(surface)
     lines = tab.lines()
@@ -263,16 +264,12 @@ def test_interview_shows_progress_then_scrolls_to_the_newest_answer(town):
 # ----------------------------------------------------------------------------- timeline and talk graph
 @pytest.fixture(scope="module")
 def noor_sim():
-    from garp.mind.agent import AgentMind
-    from garp.mind.emotion import EmotionSystem
+    from garp.mind.factory import make_mind
     from garp.mind.persona import load_personas
-    from garp.mind.relationships import Relationships
 
     persona = next(p for p in load_personas().values())
-    mind = AgentMind(persona)
-    mind.emotion = EmotionSystem.for_persona(persona, t=9 * 3600.0)
-    mind.relationships = Relationships(persona.name, mind.personality)
-    mind.relationships.seed(persona)
+    # no memory store: the timeline and the overlay read needs, mirrors and the log only
+    mind = make_mind(persona, store=None, embedder=None, scheduler=None, t=9 * 3600.0, seed_memories=False)
     log = EventLog()
     name, other = persona.name, vm.relationships(mind)[0].other
     for hour, hunger in ((7, 0.1), (8, 0.3), (9, 0.5)):

@@ -60,7 +60,7 @@ class WalkSim:
         from garp.sim.town_setup import load_town
 
         self.log = EventLog()
-        town, registry, self.world, _ = load_town("town.tmx", self.log, 1)
+        town, registry, self.world, _ = load_town("town.tmx", self.log, random.Random(1))
         self.clock = GameClock(datetime(2025, 3, 3, 8, 0))
         self.minds: dict = {}
         self.personas = sorted(load_personas().values(), key=lambda p: p.name)[:n]

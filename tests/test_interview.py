@@ -74,17 +74,12 @@ def test_rerank_lets_relevance_decide():
 @pytest.mark.model
 def test_interview_answers_from_memories_and_remembers_the_exchange(tmp_path, scheduler, embedder):
     from garp.engine.memory_store import MemoryStore
-    from garp.mind.agent import AgentMind
-    from garp.mind.emotion import EmotionSystem
-    from garp.mind.memory import AgentMemory
+    from garp.mind.factory import make_mind
     from garp.mind.persona import load_persona
 
     persona = load_persona(find_persona_file("oliver"))
-    mind = AgentMind(persona)
-    mind.emotion = EmotionSystem.for_persona(persona)
     with MemoryStore(tmp_path / "memory") as store:
-        mind.memory = AgentMemory("Oliver", store, embedder, None, personality_text=mind.personality.personality_text)
-        mind.memory.seed(persona, 3600.0)
+        mind = make_mind(persona, store=store, embedder=embedder, scheduler=None, t=3600.0)
         result = asyncio.run(interview(mind, "What do you prefer your days to be like?", scheduler, 7200.0))
         assert result.kind == "factual" and result.answer
         assert result.memories and result.memories == sorted(result.memories, key=lambda m: -m.score)

@@ -38,34 +38,40 @@ def test_cognition_thread_sequential_order_due_wait_and_failures():
     results carry request id and asked-at time, a failing job becomes a `failed` command."""
     import asyncio
 
-    from garp.sim.cognition import CognitionThread, Command, Job
+    from garp.sim.cognition import CognitionThread
+    from garp.sim.messages import Command, Do, JobFailed, PerceiveJob, SeedJob
 
     order: list[str] = []
 
-    async def handler(job: Job) -> list[Command]:
+    async def handler(job) -> list[Command]:
         await asyncio.sleep(0.05 if job.agent == "A" else 0.0)
-        if job.kind == "boom":
+        if isinstance(job, SeedJob):
             raise ValueError("bad reply")
         order.append(job.agent)
-        return [Command(job.agent, "do", {"n": job.payload["n"]})]
+        return [Do(agent=job.agent, description=job.notes[0], place="", duration_s=60.0, decision={})]
 
     def on_error(job, err, tb):
-        return [Command(job.agent, "failed", {"message": str(err)})]
+        return [JobFailed(agent=job.agent, where=job.kind, message=str(err))]
+
+    def perceive(agent: str, i: int) -> PerceiveJob:
+        return PerceiveJob(agent=agent, asked_t=10.0 * i, due_t=100.0 + i, notes=(str(i),), appraise=False, place="",
+                           needs=None)
 
     cog = CognitionThread(handler, sequential=True, on_error=on_error)
     cog.start()
     try:
-        ids = [cog.submit(Job(agent=a, kind=k, asked_t=10.0 * i, due_t=100.0 + i, payload={"n": i}))
-               for i, (a, k) in enumerate([("A", "decide"), ("B", "decide"), ("C", "boom")])]
+        ids = [cog.submit(perceive("A", 0)), cog.submit(perceive("B", 1)),
+               cog.submit(SeedJob(agent="C", asked_t=20.0, due_t=102.0))]
         assert cog.wait_due(100.5, timeout=5)  # only the first job is due by then
         assert cog.wait_idle(timeout=5)
         results = cog.drain()
     finally:
         cog.close()
     assert order == ["A", "B"]  # B waited for the slower A: same order on any machine
-    assert [(c.request_id, c.kind, c.asked_t, c.due_t) for c in results] == [
-        (ids[0], "do", 0.0, 100.0), (ids[1], "do", 10.0, 101.0), (ids[2], "failed", 20.0, 102.0)]
-    assert results[2].data["message"] == "bad reply"
+    assert [(r.request_id, r.command.kind, r.job_kind, r.asked_t, r.due_t) for r in results] == [
+        (ids[0], "do", "perceive", 0.0, 100.0), (ids[1], "do", "perceive", 10.0, 101.0),
+        (ids[2], "failed", "seed", 20.0, 102.0)]
+    assert results[2].command.message == "bad reply" and results[0].command.description == "0"
 
 
 def test_deferred_log_keeps_cognition_events_for_the_main_thread(tmp_path):

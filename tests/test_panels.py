@@ -17,12 +17,11 @@ from garp.game import view_model as vm
 from garp.game.panels.agent_panel import AgentPanel
 from garp.mind.action import Decision
 from garp.mind.affordance_filter import Candidate
-from garp.mind.agent import AgentMind
-from garp.mind.emotion import EmotionState, EmotionSystem
-from garp.mind.memory import AgentMemory
+from garp.mind.emotion import EmotionState
+from garp.mind.factory import make_mind
 from garp.mind.persona import load_persona
 from garp.mind.plan_tree import PlanNode, PlanTree
-from garp.mind.relationships import RelationshipChange, Relationships
+from garp.mind.relationships import RelationshipChange
 from garp.paths import PERSONAS
 from garp.world.clock import GameClock
 from sim_helpers import short_scenario
@@ -46,17 +45,13 @@ def oliver(tmp_path_factory, embedder):
     """Oliver with real subsystems: seed memories in a real store, a plan, a decision, a call."""
     store = MemoryStore(tmp_path_factory.mktemp("mem"))
     persona = load_persona(PERSONAS / "oliver.json")
-    mind = AgentMind(persona)
-    mind.emotion = EmotionSystem.for_persona(persona, t=T0)
+    mind = make_mind(persona, store=store, embedder=embedder, scheduler=None, t=T0 - 3600)
     mind.emotion.set(EmotionState(label="anxious", intensity=0.7, valence=-0.3, t=T0 + 600,
                                   description="Worried the records will not be filed by noon."))
-    mind.relationships = Relationships("Oliver", mind.personality)
-    mind.relationships.seed(persona)
     rel = mind.relationships.get("Isabel")
     rel.last_change = RelationshipChange(t=T0, partner="Isabel", sentiment=0.1, trust=0.05, familiarity=0.02,
                                          reason="She helped me carry the boxes.")
-    mind.memory = AgentMemory("Oliver", store, embedder, None, personality_text=mind.personality.personality_text)
-    mind.memory.seed(persona, T0 - 3600)
+    mind.refresh_mirrors()  # as the applied commands would
     mind.plan = PlanTree(day=0, nodes=[
         PlanNode(start=7 * 3600, end=9 * 3600, description="breakfast and a crossword", place="Oliver's Flat"),
         PlanNode(start=9 * 3600, end=12 * 3600, description="file the permits at the office", place="Town Office",
@@ -255,3 +250,5 @@ def test_interview_tab_shows_answer_and_memories_used(live):
                                for line in lines)
     chats = live.sv.store.records("Ren", ["chat"])
     assert any("I was interviewed and asked: \"What do you do in the evenings?\"" in r.description for r in chats)
+    live.step_lockstep()  # the main thread sees the answer has come: Ren may talk again
+    assert not live.minds["Ren"].interviewed

@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from garp.scenario import check
+from garp.sim import check
 from garp.scenario.loader import list_scenarios
 
 from sim_helpers import Shared

@@ -188,7 +188,7 @@ def test_garp_check_short_scenario_from_committed_cache(tmp_path, sim_engine, mo
     import shutil
     import types
 
-    from garp.scenario import check
+    from garp.sim import check
     backend, embedder = sim_engine
     cache = tmp_path / "replies.sqlite"  # a copy, so the committed file never changes under CI
     if check.REPLY_CACHE.exists():

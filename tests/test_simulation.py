@@ -60,7 +60,7 @@ def test_agent_mind_round_trip():
     mind.emotion = EmotionSystem.for_persona(persona)
     mind.relationships = Relationships("Ludwig", mind.personality)
     mind.relationships.get_or_meet("Erica", 10.0)
-    mind.set_trait("sociability", -0.75)
+    mind.set_traits(mind.traits_with("sociability", -0.75))
     mind.needs.values["hunger"] = 0.7
     mind.commitments.add(make_commitment("jam session", 86400 + 18 * 3600, "Oak Hill School", "Ludwig",
                                          participants=["Erica"]))
@@ -82,7 +82,7 @@ def test_unknown_trait_axis_is_a_clear_error():
     from garp.mind.persona import load_personas
     mind = AgentMind(load_personas()["Ludwig"])
     with pytest.raises(GarpError) as e:
-        mind.set_trait("bravery", 0.5)
+        mind.traits_with("bravery", 0.5)
     assert "sociability" in str(e.value)
 
 
@@ -143,7 +143,7 @@ def test_agents_open_with_their_routine_and_make_the_first_choice_ahead_of_need(
 
 
 def test_a_housemates_own_bed_is_not_offered_shared_things_are():
-    from garp.sim.services import _may_use
+    from garp.sim.requests import _may_use
     maya = types.SimpleNamespace(name="Maya", persona=types.SimpleNamespace(home="Maya's House"))
     def obj(owners, room="Bedroom"):
         return types.SimpleNamespace(place="Maya's House", owners=owners, room=room)
@@ -159,14 +159,16 @@ def test_every_model_call_of_a_job_shares_the_jobs_deadline():
     import asyncio
     import itertools
     import types
-    from garp.sim.cognition import Job
+    from garp.sim.cognition import REQUEST_DEADLINE_WALL_S
+    from garp.sim.messages import SeedJob
     from garp.sim.pipeline import Brain
 
     clock = itertools.count(100.0, 5.0)  # every deadline asked for is later than the one before
     brain = Brain.__new__(Brain)
     brain.sequential = False
     brain.scheduler = types.SimpleNamespace(deadline_in=lambda s: next(clock) + s)
-    brain.minds = {"Ada": None}
+    brain.clock = types.SimpleNamespace(t=0.0, game_to_wall=lambda g: g / 300.0)
+    brain.minds, brain.planners = {"Ada": None}, {"Ada": types.SimpleNamespace(tree=None)}
     seen = []
 
     async def probe(job, mind):
@@ -178,11 +180,15 @@ def test_every_model_call_of_a_job_shares_the_jobs_deadline():
     async def no_reflection(job):
         return None
 
-    brain._job_probe, brain._maybe_reflect = probe, no_reflection
-    asyncio.run(brain.handle(Job(agent="Ada", kind="probe", asked_t=0.0, due_t=0.0, payload={})))
-    asyncio.run(brain.handle(Job(agent="Ada", kind="probe", asked_t=0.0, due_t=0.0, payload={})))
+    brain._handlers, brain._maybe_reflect = {SeedJob: probe}, no_reflection
+    asyncio.run(brain.handle(SeedJob(agent="Ada", asked_t=0.0, due_t=0.0)))
+    asyncio.run(brain.handle(SeedJob(agent="Ada", asked_t=0.0, due_t=0.0)))
     assert seen[0] == seen[1] and seen[2] == seen[3] and seen[2] > seen[0]
     assert brain.deadline() is None  # outside a job
+    # the deadline is the job's due point through the clock, never sooner than one request lead
+    assert seen[0] == 100.0 + REQUEST_DEADLINE_WALL_S
+    asyncio.run(brain.handle(SeedJob(agent="Ada", asked_t=0.0, due_t=300.0 * 60)))
+    assert seen[-1] == 110.0 + 60.0
 
 
 @pytest.mark.model

@@ -14,7 +14,7 @@ import threading
 from typing import Any, Protocol, runtime_checkable
 
 from garp.engine import native_probe
-from garp.engine.models import ModelProfile, ModelSpec, resolve_model
+from garp.engine.models import ModelProfile, ModelSpec, named_formatters, resolve_model
 from garp.engine.servers import (HTTP_MAX_IN_FLIGHT, HTTP_RETRIES, HTTP_TIMEOUT_S, Completion, EndpointConfig,
                                  ServerPool, endpoint_configs)
 from garp.errors import GarpError
@@ -172,13 +172,6 @@ class LlamaCppBackend:
         llm, self.llm = getattr(self, "llm", None), None
         if llm is not None:
             llm.close()
-
-
-def named_formatters(llama_chat_format) -> dict:
-    f = llama_chat_format
-    return {"chatml": f.format_chatml, "llama-3": f.format_llama3, "llama-2": f.format_llama2,
-            "mistral-instruct": f.format_mistral_instruct, "gemma": f.format_gemma, "qwen": f.format_qwen,
-            "zephyr": f.format_zephyr}
 
 
 def _common_prefix(a: list[int], b: list[int]) -> int:

@@ -152,12 +152,6 @@ class Embedder:
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
 
-    def cache_info(self) -> dict[str, int]:
-        """Cache size, capacity and the call/request counters, for stats panels."""
-        with self._lock:
-            return {"size": len(self._cache), "capacity": self.cache_size,
-                    "calls": self.calls, "requests": self.requests}
-
 
 class _MiniLM:
     """all-MiniLM-L6-v2 as sentence-transformers defines it (BERT, mean pooling over the

@@ -12,14 +12,13 @@ from __future__ import annotations
 import base64
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator
 
 import numpy as np
 
 from garp.durable import DurableAppender
 
-if TYPE_CHECKING:
-    from garp.engine.memory_store import MemoryRecord
+MemoryRecord = Any  # garp.engine.memory_store.MemoryRecord (imported here it would close an import circle)
 
 JOURNAL_DIR = "journal"  # under the store's directory
 

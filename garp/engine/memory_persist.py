@@ -15,7 +15,7 @@ import time
 import warnings
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from pydantic import ValidationError
@@ -23,8 +23,7 @@ from pydantic import ValidationError
 from garp.engine.memory_journal import MemoryJournal
 from garp.errors import GarpError, describe_validation_error
 
-if TYPE_CHECKING:
-    from garp.engine.memory_store import MemoryRecord
+MemoryRecord = Any  # garp.engine.memory_store.MemoryRecord; the store hands its model class in (`record_type`)
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +56,8 @@ class LancePersister:
     under it and writes to LanceDB outside it (LanceDB calls are serialised by `_db_lock`).
     """
 
-    def __init__(self, directory: Path, dim: int, lock: threading.RLock, row_for_disk: Any) -> None:
+    def __init__(self, directory: Path, dim: int, lock: threading.RLock, row_for_disk: Any, record_type: Any) -> None:
+        self._record_type = record_type  # the record model lives with the store
         try:
             import lancedb
         except ImportError as exc:
@@ -103,8 +103,6 @@ class LancePersister:
         return rows
 
     def _load_table(self) -> list[tuple[MemoryRecord, np.ndarray]]:
-        from garp.engine.memory_store import MemoryRecord  # the record model lives with the store
-
         table = self._table.to_arrow()
         if table.num_rows == 0:
             return []
@@ -117,7 +115,7 @@ class LancePersister:
         out = []
         for i, row in enumerate(rows):
             try:
-                rec = MemoryRecord.model_validate(row)
+                rec = self._record_type.model_validate(row)
             except ValidationError as exc:
                 raise GarpError(describe_validation_error(f"memory store '{self.directory}'", exc)) from exc
             self._persisted.add(rec.id)
@@ -128,14 +126,12 @@ class LancePersister:
 
     def _replay(self, rows: list[tuple[MemoryRecord, np.ndarray]]) -> None:
         """Apply the journal a crash left to `rows`, write the result to LanceDB, drop the journal."""
-        from garp.engine.memory_store import MemoryRecord
-
         index = {rec.id: i for i, (rec, _) in enumerate(rows)}
         added: list[str] = []
         changed: set[str] = set()
         for entry in self._journal.entries(self._journal.left_over):
             try:
-                rec = MemoryRecord.model_validate(entry["rec"])
+                rec = self._record_type.model_validate(entry["rec"])
                 if entry["op"] == "add" and rec.id not in index:
                     vec = self._journal.vector(entry)
                     if vec.shape != (self.dim,):

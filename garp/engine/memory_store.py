@@ -203,7 +203,7 @@ class MemoryStore:
         # Called after each add, outside the lock: the run logs every memory it stores, so
         # after a crash the log and the store can be reconciled (garp.recovery).
         self.on_add: Callable[[MemoryRecord], None] | None = None
-        self._disk = LancePersister(self.directory, dim, self._lock, self._row_for_disk)
+        self._disk = LancePersister(self.directory, dim, self._lock, self._row_for_disk, MemoryRecord)
         self._load(self._disk.load())
         self._disk.start()
         # A store that is never closed still flushes at interpreter exit (atexit).

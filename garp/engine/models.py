@@ -46,6 +46,15 @@ class ModelProfile(BaseModel):
     n_threads: int | None = Field(None, ge=1, description="CPU threads; null = all cores")
 
 
+def named_formatters(llama_chat_format) -> dict:
+    """The `chat_format` names a profile may use -> llama-cpp-python's formatter (the embedded
+    model and server scoring build prompts with the same one)."""
+    f = llama_chat_format
+    return {"chatml": f.format_chatml, "llama-3": f.format_llama3, "llama-2": f.format_llama2,
+            "mistral-instruct": f.format_mistral_instruct, "gemma": f.format_gemma, "qwen": f.format_qwen,
+            "zephyr": f.format_zephyr}
+
+
 class BundledFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     package: str = Field(description="importable package that carries the file (never imported, only located)")

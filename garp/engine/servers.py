@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from garp.engine.models import ModelProfile
+from garp.engine.models import ModelProfile, named_formatters
 from garp.errors import GarpError, describe_validation_error
 
 # Tunables
@@ -478,7 +478,6 @@ def score_prompt(profile: ModelProfile, messages: list[dict]) -> str:
     """The chat prompt as text, for /v1/completions scoring (the server's template is not exposed)."""
     from llama_cpp import llama_chat_format
 
-    from garp.engine.backends import named_formatters
     formatter = named_formatters(llama_chat_format).get(profile.chat_format or "chatml")
     if formatter is None:
         raise ScoreUnsupported(f"cannot build a {profile.chat_format!r} prompt for scoring on a server")

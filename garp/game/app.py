@@ -354,7 +354,7 @@ def _closing(screen: pygame.Surface) -> None:
 
 def cmd_play(args: Any) -> int:
     """Open the window and play a scenario in real time."""
-    from garp.sim.simulation import build_simulation
+    from garp.sim.wiring import build
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     sys.setswitchinterval(GIL_SWITCH_S)
@@ -365,8 +365,7 @@ def cmd_play(args: Any) -> int:
     restore_sigint = on_sigint()
     loading = LoadingScreen()
     title = f"Loading {scenario}"
-    sim = load_in_background(screen, loading, lambda progress: build_simulation(scenario, args, progress=progress),
-                             title)
+    sim = load_in_background(screen, loading, lambda progress: build(scenario, args, progress=progress), title)
     try:
         if getattr(args, "speed", None):
             sim.clock.speed = float(args.speed)

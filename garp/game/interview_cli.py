@@ -82,9 +82,7 @@ class TerminalInterview:
         from garp.engine.backends import backend_from_args
         from garp.engine.embedder import Embedder
         from garp.engine.scheduler import InferenceScheduler
-        from garp.mind.agent import AgentMind
-        from garp.mind.emotion import EmotionSystem
-        from garp.mind.memory import AgentMemory
+        from garp.mind.factory import make_mind
         from garp.mind.persona import load_persona
 
         persona = load_persona(find_persona_file(args.persona))
@@ -96,14 +94,10 @@ class TerminalInterview:
         backend = backend_from_args(args)
         self.scheduler = InferenceScheduler(backend, seed=getattr(args, "seed", None) or 0).start()
         self.embedder = Embedder()
-        self.mind = AgentMind(persona)
-        self.mind.emotion = EmotionSystem.for_persona(persona)
-        self.mind.memory = AgentMemory(persona.name, self.store, self.embedder, self.scheduler,
-                                       personality_text=self.mind.personality.personality_text)
         records = self.store.records(persona.name)
         self.t = max((r.created for r in records), default=START_T)
-        if not getattr(args, "save", None):
-            self.mind.memory.seed(persona, self.t)
+        self.mind = make_mind(persona, store=self.store, embedder=self.embedder, scheduler=self.scheduler, t=self.t,
+                              seed_memories=not getattr(args, "save", None))  # a saved store has them already
         self.loop = asyncio.new_event_loop()
 
     def _open_store(self, args: Any) -> None:

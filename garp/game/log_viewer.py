@@ -53,6 +53,16 @@ def format_event(ev: dict) -> str:
     kind = ev.get("kind", "")
     who = _get(ev, "agent", "speaker", "initiator")
     people = [str(p) for p in (ev.get("agents") or ev.get("participants") or [who, _get(ev, "partner", "other")]) if p]
+    line = _chat_line(kind, ev, who, people) or _state_line(kind, ev, who)
+    if line is not None:
+        return line
+    skip = {"kind", "t"} | set(AGENT_KEYS)
+    rest = ", ".join(f"{k}={v}" for k, v in ev.items() if k not in skip and not isinstance(v, (dict, list)))
+    return f"{who} {kind.replace('_', ' ')}: {rest}"[:300]
+
+
+def _chat_line(kind: str, ev: dict, who: str, people: list[str]) -> str | None:
+    """Conversation events and actions."""
     if kind == "chat_line":
         return f"{who}: \"{_get(ev, 'text', 'line')}\""
     if kind == "chat_start":
@@ -65,6 +75,13 @@ def format_event(ev: dict) -> str:
         what = _get(ev, "description", "activity") or " ".join(
             x for x in (_get(ev, "verb"), f"({_get(ev, 'object', 'object_id')})" if ev.get("object") else "") if x)
         return f"{who} {'starts' if kind == 'action_start' else 'stops'}: {what}".strip()
+    if kind == "arrive":
+        return f"{who} arrives at {_get(ev, 'place', 'destination', 'to')}"
+    return None
+
+
+def _state_line(kind: str, ev: dict, who: str) -> str | None:
+    """Changes of mind: emotion, relationship, commitment, reflection, temperament."""
     if kind == "emotion":
         inten, val = _num(ev, "intensity", ".2f"), _num(ev, "valence", "+.2f")
         detail = ", ".join(x for x in (inten and f"intensity {inten}", val and f"valence {val}") if x)
@@ -78,8 +95,6 @@ def format_event(ev: dict) -> str:
         reason = _get(ev, "reason")
         return (f"{who} about {_get(ev, 'other', 'target')}: " + ", ".join(parts) +
                 (f" (sentiment change {delta})" if delta else "") + (f" - {reason}" if reason else ""))
-    if kind == "arrive":
-        return f"{who} arrives at {_get(ev, 'place', 'destination', 'to')}"
     if kind == "commitment":
         start = ev.get("start")
         when = f" at {vm.hhmm(float(start))}" if isinstance(start, (int, float)) else ""
@@ -88,9 +103,7 @@ def format_event(ev: dict) -> str:
         return f"{who} reflects: " + "; ".join(str(i) for i in (ev.get("insights") or [])[:3])
     if kind == "trait":
         return f"{who}'s temperament edited: {_get(ev, 'traits') or 'silent'}"
-    skip = {"kind", "t"} | set(AGENT_KEYS)
-    rest = ", ".join(f"{k}={v}" for k, v in ev.items() if k not in skip and not isinstance(v, (dict, list)))
-    return f"{who} {kind.replace('_', ' ')}: {rest}"[:300]
+    return None
 
 
 class LogViewer:

@@ -20,6 +20,7 @@ from garp.game.camera import Camera
 from garp.game.lighting import Lighting, window_tiles
 from garp.game.phrasing import plain_activity, shorten
 from garp.game.sprites import CharacterSprites
+from garp.units import TILE_PX
 
 CHUNK = 256                      # map pixels per pre-rendered chunk side
 CHUNK_CACHE_PIXELS = 40_000_000  # scaled chunk pixels kept (~160 MB of 32-bit surfaces)
@@ -27,7 +28,6 @@ LABEL_CACHE = 400                # composed name/activity labels kept
 BUBBLE_W = 230                   # speech bubble text width (screen px)
 LABEL_SIZE = 13                  # name label font size (px); constant on screen at every zoom
 ABOVE_LAYER_WORDS = ("above", "roof", "canopy", "overhead")  # layers drawn over the characters
-TILE = 32
 LABEL_ACTIVITY_MIN_ZOOM = 0.75   # below this zoom only names are shown (activities would overlap)
 LABEL_TEXT_W = 190               # activity line width (screen px) before it wraps at a word
 LABEL_LINES = 2                  # activity lines at most; the rest is shortened between words
@@ -54,8 +54,8 @@ class MapLayers:
     """The map's static pictures, split into below-characters and above-characters chunked surfaces."""
 
     def __init__(self, tmx: Any) -> None:
-        self.tile_w = int(getattr(tmx, "tilewidth", TILE))
-        self.tile_h = int(getattr(tmx, "tileheight", TILE))
+        self.tile_w = int(getattr(tmx, "tilewidth", TILE_PX))
+        self.tile_h = int(getattr(tmx, "tileheight", TILE_PX))
         self.width = int(tmx.width) * self.tile_w
         self.height = int(tmx.height) * self.tile_h
         self.cols = (self.width + CHUNK - 1) // CHUNK
@@ -163,6 +163,16 @@ class Renderer:
         self._draw_chunks(surface, camera, self.below, view)
         ordered = sorted(bodies, key=lambda b: b.y)
         self.hits, self.label_rects = {}, {}
+        self._draw_bodies(surface, camera, ordered, selected, view)
+        if self.layers.above:
+            self._draw_chunks(surface, camera, self.above, view)
+        self.lighting.draw(surface, camera, view, t)
+        self._draw_labels(surface, camera.zoom, ordered, selected)
+        surface.set_clip(clip)
+
+    def _draw_bodies(self, surface: pygame.Surface, camera: Camera, ordered: list[vm.BodyView],
+                     selected: str | None, view: pygame.Rect) -> None:
+        """Characters in the view, back to front; `hits` gets each one's screen rect."""
         z = camera.zoom
         for b in ordered:
             sx, sy = camera.to_screen(b.x, b.y)
@@ -177,19 +187,13 @@ class Renderer:
             rect = frame.get_rect(midbottom=(int(sx), int(sy + 14 * z)))
             surface.blit(frame, rect)
             self.hits[b.name] = rect.inflate(8, 8)
-        if self.layers.above:
-            self._draw_chunks(surface, camera, self.above, view)
-        self.lighting.draw(surface, camera, view, t)
-        self._draw_labels(surface, ordered, selected, z)
-        surface.set_clip(clip)
 
-    def _draw_labels(self, surface: pygame.Surface, ordered: list[vm.BodyView], selected: str | None,
-                     z: float) -> None:
+    def _draw_labels(self, surface: pygame.Surface, z: float, ordered: list[vm.BodyView], selected: str | None) -> None:
         """Labels front to back, then bubbles, each placed where it hides no other (layout pass);
         a label with no free place nearby is left out (the panel names everyone)."""
         placed: list[pygame.Rect] = []
         bubbles: list[tuple[pygame.Surface, pygame.Rect]] = []
-        for b in reversed(ordered):  # labels and bubbles stay above roofs and trees
+        for b in reversed(ordered):
             rect = self.hits.get(b.name)
             if rect is None:
                 continue

@@ -12,19 +12,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-NEED_NAMES = ("hunger", "rest", "hygiene", "social", "fun", "comfort")  # paper III-A5
-URGENT_NEED = 0.6  # need value above which a need is urgent (paper III-A5)
-TRAIT_AXES = ("sociability", "order", "novelty", "warmth")  # paper III-A4
-# axis -> (pole at +, pole at -); the persona file names at most one pole per axis
-AXIS_POLES = {
-    "sociability": ("extraverted", "introverted"),
-    "order": ("organized", "disorganized"),
-    "novelty": ("curious", "conventional"),
-    "warmth": ("warm", "direct"),
-}
-GRADES = {"a bit": 0.25, "quite": 0.5, "very": 0.75, "extremely": 1.0}  # paper III-A4
+from garp.engine.memory_store import TYPES as MEMORY_TYPES
+from garp.mind.needs import URGENT_THRESHOLD as URGENT_NEED
+from garp.mind.persona import AXES as AXIS_POLES  # axis -> (pole at +, pole at -)
+from garp.mind.persona import GRADES, NEED_NAMES
+from garp.units import DAY_S
+
+TRAIT_AXES = tuple(AXIS_POLES)  # paper III-A4
 TRAIT_STOPS = 4  # nine-stop slider: -4..+4, stop/4 is the signed grade weight
-MEMORY_TYPES = ("event", "thought", "chat", "preference")
 
 
 def attr(obj: Any, *names: str, default: Any = None) -> Any:
@@ -146,16 +141,16 @@ def hud_stats(sim: Any) -> HudStats:
 
 def game_time(sim: Any) -> float:
     clock = attr(sim, "clock")
-    return _num(attr(clock, "t", "now", default=0.0))
+    return _num(attr(clock, "t", default=0.0))
 
 
 def hhmm(t: float) -> str:
-    t = t % 86400
+    t = t % DAY_S
     return f"{int(t // 3600):02d}:{int(t % 3600 // 60):02d}"
 
 
 def day_time(t: float) -> str:
-    return f"day {int(t // 86400) + 1} {hhmm(t)}"
+    return f"day {int(t // DAY_S) + 1} {hhmm(t)}"
 
 
 # ---------------------------------------------------------------- needs / decisions
@@ -179,7 +174,7 @@ def needs(mind: Any) -> list[NeedBar]:
 
 def need_rates(mind: Any) -> dict[str, float]:
     state = attr(mind, "needs")
-    rates = attr(state, "rates", "decay_rates", "decay", default={}) or {}
+    rates = attr(state, "rates", default={}) or {}
     return {k: _num(v) for k, v in dict(rates).items()}
 
 
@@ -206,9 +201,9 @@ def _label(item: Any) -> str:
         return ""
     if isinstance(item, str):
         return item
-    desc = attr(item, "description", "label", "text")
-    where = attr(item, "object_name", "object_id", "object")
-    verb = attr(item, "verb", "affordance", "action")
+    desc = attr(item, "description")
+    where = attr(item, "object_name", "object_id")
+    verb = attr(item, "verb")
     if desc:
         return f"{desc} ({where})" if where and str(where) not in str(desc) else str(desc)
     if verb and where:
@@ -226,15 +221,15 @@ def decision(mind: Any, t: float | None = None) -> DecisionView:
         if isinstance(cand, (tuple, list)) and len(cand) == 2:
             label, score, parts = _label(cand[0]), cand[1], []
         else:
-            label, score = _label(cand), attr(cand, "score", "filter_score")
+            label, score = _label(cand), attr(cand, "score")
             parts = [f"{k} {_num(attr(cand, k)):.2f}" for k in ("sim", "prox", "own") if attr(cand, k) is not None]
         if i < len(utilities):
             parts.append(f"utility {_num(utilities[i]):.2f}")
         is_chosen = i == chosen_index if isinstance(chosen_index, int) and chosen_index >= 0 else label == chosen
         rows.append(CandidateRow(label, None if score is None else _num(score), is_chosen, ", ".join(parts)))
     plan_item = attr(dec, "plan_item") or current_plan_item(mind, t)
-    return DecisionView(_label(plan_item), rows, chosen, str(attr(dec, "why", "reason", default="") or ""),
-                        attr(dec, "t", "time"), str(attr(dec, "mode", default="") or ""))
+    return DecisionView(_label(plan_item), rows, chosen, str(attr(dec, "why", default="") or ""),
+                        attr(dec, "t"), str(attr(dec, "mode", default="") or ""))
 
 
 # ---------------------------------------------------------------- plan
@@ -258,7 +253,7 @@ def _plan_nodes(plan: Any) -> list[Any]:
 
 def _block(node: Any, key: str, level: int) -> PlanBlock:
     source = str(attr(node, "source", default="") or "")
-    commitment = bool(attr(node, "commitment_id", "commitment", default=False)) or "commit" in source.lower()
+    commitment = bool(attr(node, "commitment_id", default=False)) or source == "commitment"
     kids = [_block(c, f"{key}.{i}", level + 1) for i, c in enumerate(attr(node, "children", default=[]) or [])]
     return PlanBlock(key, _num(attr(node, "start")), _num(attr(node, "end")),
                      str(attr(node, "description", default="")), str(attr(node, "place", default="") or ""),
@@ -274,7 +269,7 @@ def active_block(blocks: Iterable[PlanBlock], t: float) -> PlanBlock | None:
     found = None
     for b in blocks:
         start, end = b.start, b.end
-        tt = t if start >= 86400 or end > 86400 else t % 86400
+        tt = t if start >= DAY_S or end > DAY_S else t % DAY_S
         if start <= tt < end:
             found = active_block(b.children, t) or b
     return found
@@ -284,7 +279,7 @@ def active_path(blocks: Iterable[PlanBlock], t: float) -> set[str]:
     """Keys of every block (at any level) that contains `t`."""
     keys: set[str] = set()
     for b in blocks:
-        tt = t if b.start >= 86400 or b.end > 86400 else t % 86400
+        tt = t if b.start >= DAY_S or b.end > DAY_S else t % DAY_S
         if b.start <= tt < b.end:
             keys.add(b.key)
             keys |= active_path(b.children, t)
@@ -322,7 +317,7 @@ def memories(mind: Any, name: str, types: set[str] | None = None) -> list[Memory
     if store is None or types == set():  # every type filtered out: nothing to show
         return []
     records = store.records(name, sorted(types) if types else None)
-    return [MemoryRow(_num(attr(r, "created", "t")), str(attr(r, "location", default="") or ""),
+    return [MemoryRow(_num(attr(r, "created")), str(attr(r, "location", default="") or ""),
                       str(attr(r, "type", default="event")), _num(attr(r, "poignancy", default=0)),
                       str(attr(r, "emotion", default="") or ""), str(attr(r, "header", default="") or ""),
                       str(attr(r, "description", default=""))) for r in records]
@@ -340,16 +335,17 @@ class EmotionView:
 
 
 def emotion(mind: Any) -> EmotionView:
-    em = attr(mind, "emotion")
-    cur = attr(em, "current", default=em)
-    history = list(attr(em, "history", default=[]) or [])
-    traj = [(str(attr(h, "label", "primary", default="")), _num(attr(h, "intensity")), _num(attr(h, "valence")))
+    """The main thread's emotion mirror (garp.mind.agent.EmotionMirror)."""
+    em = mind.emotion_view
+    cur = em.current
+    history = list(em.history)
+    traj = [(str(attr(h, "label", default="")), _num(attr(h, "intensity")), _num(attr(h, "valence")))
             for h in history]
     valence = _num(attr(cur, "valence"))
     before = [v for (_, _, v) in traj[:-1]] if traj and traj[-1][2] == valence else [v for (_, _, v) in traj]
     change = valence - before[-1] if before else 0.0
-    return EmotionView(str(attr(cur, "label", "primary", default="neutral")), _num(attr(cur, "intensity")),
-                       valence, change, str(attr(cur, "description", "explanation", default="") or ""), traj)
+    return EmotionView(str(attr(cur, "label", default="neutral")), _num(attr(cur, "intensity")),
+                       valence, change, str(attr(cur, "description", default="") or ""), traj)
 
 
 # ---------------------------------------------------------------- persona
@@ -372,7 +368,7 @@ def _stop_from_value(value: Any) -> int:
 def trait_stops(mind: Any) -> dict[str, int]:
     comp = attr(mind, "personality")
     persona = attr(mind, "persona")
-    axes = _call(attr(comp, "axis_values", "axes", default=None))
+    axes = _call(attr(comp, "axis_values", default=None))
     stops = {a: 0 for a in TRAIT_AXES}
     if isinstance(axes, dict) and axes:
         for a in TRAIT_AXES:
@@ -393,12 +389,12 @@ def trait_stops(mind: Any) -> dict[str, int]:
 def persona(mind: Any, name: str) -> PersonaView:
     per = attr(mind, "persona")
     comp = attr(mind, "personality")
-    routine = attr(per, "routine", "lifestyle", default="")
+    routine = attr(per, "routine", default="")
     if isinstance(routine, (list, tuple)):
         routine = "; ".join(str(r) for r in routine)
     base = attr(comp, "personality") if isinstance(attr(comp, "personality"), str) else None
     return PersonaView(name, str(base or attr(per, "personality", default="") or ""),
-                       str(attr(comp, "temperament_sentence", "temperament", default="") or ""),
+                       str(attr(comp, "temperament_sentence", default="") or ""),
                        str(attr(per, "background", default="") or ""), str(routine or ""), trait_stops(mind))
 
 
@@ -422,20 +418,13 @@ class RelationRow:
 
 
 def relationships(mind: Any) -> list[RelationRow]:
-    rels = attr(mind, "relationships", default={}) or {}
-    rels = attr(rels, "relations", "by_name", default=rels)
+    """The main thread's copies of the agent's relationships."""
     out = []
-    for other, rel in dict(rels).items():
+    for other, rel in dict(mind.relationship_view).items():
         change = attr(rel, "last_change")
-        reason = str(attr(change, "reason", default="") or attr(rel, "last_reason", "reason", default="") or "")
-        if change is not None and not isinstance(change, str):
-            parts = [f"{k} {_num(v):+.2f}" for k, v in (attr(change, "deltas", default=None) or {}).items()]
-            if not parts:
-                parts = [f"{k} {_num(attr(change, k)):+.2f}" for k in ("sentiment", "trust", "familiarity")
-                         if attr(change, k) is not None]
-            change_text = ", ".join(parts)
-        else:
-            change_text = str(change or "")
+        reason = str(attr(change, "reason", default="") or "")
+        change_text = "" if change is None else ", ".join(
+            f"{k} {_num(attr(change, k)):+.2f}" for k in ("sentiment", "trust", "familiarity"))
         out.append(RelationRow(str(other), _num(attr(rel, "familiarity")), _num(attr(rel, "trust")),
                                _num(attr(rel, "sentiment")), change_text, reason))
     return sorted(out, key=lambda r: -r.familiarity)
@@ -464,16 +453,10 @@ class CallView:
 
 
 def retrieved_rows(items: Iterable[Any]) -> list[RetrievedRow]:
-    out = []
-    for r in items or []:
-        rec = attr(r, "record", "memory")
-        desc = attr(r, "description") or attr(rec, "description", default="")
-        factors = attr(r, "factors", default=None)
-        if factors is None:
-            factors = {k: attr(r, k) for k in ("poignancy", "similarity", "recency", "emotion")
-                       if attr(r, k) is not None}
-        out.append(RetrievedRow(str(desc), _num(attr(r, "score")), {k: _num(v) for k, v in dict(factors).items()}))
-    return out
+    """Retrieved memories as rows: an interview's UsedMemory objects or a CallRecord's dicts of them."""
+    return [RetrievedRow(str(attr(r, "description", default="")), _num(attr(r, "score")),
+                         {k: _num(v) for k, v in dict(attr(r, "factors", default={}) or {}).items()})
+            for r in items or []]
 
 
 def _text(value: Any) -> str:
@@ -492,7 +475,7 @@ def calls(mind: Any) -> list[CallView]:
     out = []
     for c in list(attr(mind, "calls", default=[]) or []):
         out.append(CallView(
-            function=str(attr(c, "function", "name", default="?")), t=_num(attr(c, "game_time", "t")),
+            function=str(attr(c, "function", default="?")), t=_num(attr(c, "game_time")),
             messages=list(attr(c, "messages", default=[]) or []), raw=str(attr(c, "raw", default="") or ""),
             parsed=_text(attr(c, "parsed")), fallback_used=bool(attr(c, "fallback_used", default=False)),
             retrieved=retrieved_rows(attr(c, "retrieved", default=[])),

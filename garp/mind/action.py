@@ -17,9 +17,9 @@ from pydantic import BaseModel, Field
 
 from garp.engine.lmfunction import LMFunction, chat
 from garp.mind.affordance_filter import CAP, Candidate
+from garp.mind.needs import URGENT_THRESHOLD
 
 # --- tunables -------------------------------------------------------------------------
-URGENT_LEVEL = 0.6  # a need above this is urgent (III-A5)
 URGENT_WEIGHT = 2.0  # urgent needs count double in the utility (our choice: make them win)
 W_FILTER_SCORE = 0.5  # weight of the Eq. 3 score (goal fit) in the utility
 # Novelty preference (the paper's VI-c suggestion): a place not yet visited today adds
@@ -59,7 +59,7 @@ def utility(c: Candidate, needs: dict[str, float], novelty: float = 0.0, visited
     relief = 0.0
     for need, amount in c.relieves.items():
         level = needs.get(need, 0.0)
-        relief += amount * level * (URGENT_WEIGHT if level > URGENT_LEVEL else 1.0)
+        relief += amount * level * (URGENT_WEIGHT if level > URGENT_THRESHOLD else 1.0)
     new_place = bool(c.place) and c.place not in set(visited)
     return relief + W_FILTER_SCORE * c.score + (NOVELTY_WEIGHT * novelty if new_place else 0.0)
 

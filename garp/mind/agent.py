@@ -5,8 +5,10 @@ relationships, the agent's view of the memory store, the plan, the commitment bo
 the last decision (for the Decisions panel), a ring buffer of recent model calls (for
 the inspector) and the flags the simulation uses (busy, booked, interviewed).
 
-The main thread owns the mutable state here; the cognition thread reads snapshots and
-sends back commands. `to_dict`/`from_dict` round-trip the state for save and restore
+Who writes what: the main thread owns needs, activity, flags, the plan copy and the mirrors
+(`mood`, `emotion_view`, `relationship_view`, `commitment_view`); the cognition thread owns
+memory, emotion, relationships and the commitment book, and reaches the main thread only
+through commands (garp.sim.messages). Build a mind with garp.mind.factory.make_mind. `to_dict`/`from_dict` round-trip the state for save and restore
 (memories live in the run's MemoryStore, not here).
 """
 
@@ -14,16 +16,23 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from garp.mind.commitments import CommitmentBook
 from garp.mind.needs import Needs
 from garp.mind.persona import Persona
 from garp.mind.personality import CompiledPersonality, compile_personality, with_axis
 
+if TYPE_CHECKING:
+    from garp.mind.emotion import EmotionSystem
+    from garp.mind.memory import AgentMemory
+    from garp.mind.plan_tree import PlanTree
+    from garp.mind.relationships import Relationships
+
 # --- tunables ---------------------------------------------------------------------------
 RECENT_CALLS = 40  # CallRecords kept per agent for the inspector
 RECENT_DECISIONS = 20  # decisions kept per agent for the Decisions panel
+RECENT_MOODS = 50  # emotion changes kept per agent for the Emotions panel
 
 
 @dataclass
@@ -41,6 +50,18 @@ class Activity:
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+
+@dataclass
+class EmotionMirror:
+    """The main thread's copy of an agent's emotion: what the panels read."""
+
+    current: Any = None  # garp.mind.emotion.EmotionState
+    history: deque[Any] = field(default_factory=lambda: deque(maxlen=RECENT_MOODS))
+
+    def record(self, state: Any) -> None:
+        self.current = state
+        self.history.append(state)
 
 
 def _emotion_state(emotion: Any) -> dict[str, Any] | None:
@@ -65,11 +86,12 @@ class AgentMind:
         self.personality: CompiledPersonality = compile_personality(persona, self.traits)
         self.needs = Needs(self.personality.need_rates, enabled=needs_enabled)
         self.commitments = CommitmentBook(self.name)
-        # Subsystem objects attached by the simulation (their modules own their types).
-        self.emotion: Any = None
-        self.relationships: Any = None
-        self.memory: Any = None
-        self.plan: Any = None  # plan tree of the current day (garp.mind.plan_tree)
+        # Cognition-owned subsystems, filled in by garp.mind.factory.make_mind (or from_dict).
+        self.emotion: EmotionSystem | None = None
+        self.relationships: Relationships | None = None
+        self.memory: AgentMemory | None = None
+        self.plan: PlanTree | None = None  # main thread's copy of the current day's plan
+        self.plan_serial = 0  # which of the planner's trees `plan` is a copy of
         self.activity = Activity(place=persona.home)
         self.last_decision: dict[str, Any] | None = None
         self.decisions: deque[dict[str, Any]] = deque(maxlen=RECENT_DECISIONS)
@@ -82,6 +104,8 @@ class AgentMind:
         self.wants_fresh_plan = False  # a replan was offered: the next day plan is made anew
         # main-thread mirrors of cognition-owned state, updated only by applied commands
         self.mood: dict[str, Any] = {"label": "neutral", "valence": 0.0, "intensity": 0.0, "text": "calm"}
+        self.emotion_view = EmotionMirror()
+        self.relationship_view: dict[str, Any] = {}  # name -> Relationship copy
         self.commitment_view: dict[str, Any] = {}
 
     # --- flags ---------------------------------------------------------------------------
@@ -95,19 +119,36 @@ class AgentMind:
         return self.booked or self.interviewed
 
     # --- personality ----------------------------------------------------------------------
-    def set_traits(self, traits: str) -> None:
-        """Re-derive everything the traits drive from the persona's pre-trait base values."""
+    def set_traits(self, traits: str) -> CompiledPersonality:
+        """Main-thread half of a traits change: re-derive everything the traits drive from the
+        persona's pre-trait base values; the compiled personality is an immutable value."""
         self.personality = compile_personality(self.persona, traits)
         self.traits = traits
         self.needs.set_rates(self.personality.need_rates)
-        if self.relationships is not None:  # warmth scaling reads the compiled personality
-            self.relationships.personality = self.personality
-        if self.memory is not None:  # poignancy prompts carry the temperament sentence
-            self.memory.personality_text = self.personality.personality_text
+        return self.personality
 
-    def set_trait(self, axis: str, value: float) -> str:
-        self.set_traits(with_axis(self.traits, axis, value))
-        return self.traits
+    def adopt_personality(self, personality: CompiledPersonality) -> None:
+        """Cognition-thread half: the parts of the mind that think with the personality."""
+        if self.relationships is not None:  # warmth scaling reads the compiled personality
+            self.relationships.personality = personality
+        if self.memory is not None:  # poignancy prompts carry the temperament sentence
+            self.memory.personality_text = personality.personality_text
+
+    def traits_with(self, axis: str, value: float) -> str:
+        """The traits line with one axis moved (a persona slider)."""
+        return with_axis(self.traits, axis, value)
+
+    # --- mirrors ------------------------------------------------------------------------------
+    def refresh_mirrors(self) -> None:
+        """Copy cognition-owned state into the main thread's mirrors; only while no cognition
+        thread runs (building, restoring, tests). Afterwards commands keep them current."""
+        if self.emotion is not None:
+            self.emotion_view = EmotionMirror(self.emotion.current.model_copy(), deque(
+                (h.model_copy() for h in self.emotion.history), maxlen=RECENT_MOODS))
+            self.mood = {"label": self.emotion.current.label, "valence": self.emotion.current.valence,
+                         "intensity": self.emotion.current.intensity, "text": self.emotion.describe()}
+        if self.relationships is not None:
+            self.relationship_view = {n: r.model_copy(deep=True) for n, r in self.relationships.by_name.items()}
 
     # --- records ----------------------------------------------------------------------------
     def record_decision(self, decision: dict[str, Any]) -> None:
@@ -165,6 +206,7 @@ class AgentMind:
         mind.booked_by = data.get("booked_by")
         mind.interviewed = bool(data.get("interviewed", False))
         mind.planned_day = int(data.get("planned_day", -1))
-        mind.mood.update(data.get("mood") or {})
+        mind.refresh_mirrors()
+        mind.mood.update(data.get("mood") or {})  # as the main thread last saw it
         mind.commitment_view = {c.id: c for c in mind.commitments.all()}
         return mind

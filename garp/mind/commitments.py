@@ -18,6 +18,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, Field
 
 from garp.engine.lmfunction import LMFunction, chat
+from garp.units import DAY_S
 
 # --- tunables -------------------------------------------------------------------------
 COMMITMENT_DEFAULT_DURATION_S = 2 * 3600.0  # game s; an arrangement with no end time lasts 2 h
@@ -26,7 +27,6 @@ PLACE_FUZZY_CUTOFF = 0.75  # difflib ratio to accept a misspelt place name
 SOURCE_RANK = {"own": 3, "heard-from-host": 2, "second-hand": 1}  # VI-e: host beats hearsay
 
 # --- deterministic time parsing ---------------------------------------------------------
-SECONDS_PER_DAY = 86400.0
 # Bare "at 7" without am/pm: hours up to this are read as afternoon/evening, because
 # arrangements made in conversation are mostly for later in the day.
 BARE_HOUR_PM_MAX = 7
@@ -139,16 +139,16 @@ def resolve_when(text: str, now_t: float, start_date: date | None = None) -> flo
     tod = parse_time_of_day(text)
     if tod is None:
         return None
-    today = int(now_t // SECONDS_PER_DAY)
+    today = int(now_t // DAY_S)
     day = parse_day_index(text, today, start_date)
     if day is None:
-        day = today if today * SECONDS_PER_DAY + tod > now_t else today + 1
-    return day * SECONDS_PER_DAY + tod
+        day = today if today * DAY_S + tod > now_t else today + 1
+    return day * DAY_S + tod
 
 
 def hhmm(t: float) -> str:
     """Time of day of absolute game time `t` as "HH:MM"."""
-    s = int(t % SECONDS_PER_DAY)
+    s = int(t % DAY_S)
     return f"{s // 3600:02d}:{(s % 3600) // 60:02d}"
 
 
@@ -248,7 +248,7 @@ def make_commitment(what: str, start: float, place: str, host: str, *, participa
                     source: Source = "own", heard_from: str | None = None, created_t: float = 0.0,
                     end: float | None = None, proposer: str | None = None, room: str | None = None) -> Commitment:
     """Build a commitment with a stable id shared by every agent who holds the same event."""
-    day = int(start // SECONDS_PER_DAY)
+    day = int(start // DAY_S)
     people = sorted({host, *participants})
     return Commitment(
         id=f"c-{_slug(host)}-{day}-{_slug(what)}", what=what, day=day, start=start,

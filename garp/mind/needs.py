@@ -11,6 +11,7 @@ import re
 from typing import Iterable
 
 from garp.mind.persona import NEED_NAMES
+from garp.units import DAY_S
 
 # --- tunables (paper III-A5) ----------------------------------------------------------
 DEFAULT_RATES = {  # unmet demand gained per game-hour
@@ -123,10 +124,6 @@ class Needs:
         return sorted((n for n in NEED_NAMES if self.values[n] > URGENT_THRESHOLD),
                       key=lambda n: -self.values[n])
 
-    def most_pressing(self) -> str | None:
-        urgent = self.urgent()
-        return urgent[0] if urgent else None
-
     def describe_urgent(self, name: str) -> str:
         """"Oliver is hungry and lonely." or "" when nothing is urgent."""
         words = [("very " if self.values[n] > VERY_THRESHOLD else "") + ADJECTIVES[n] for n in self.urgent()]
@@ -143,7 +140,7 @@ class Needs:
 
     def settle_day_so_far(self, seconds_of_day: float, skip: Iterable[str] = ()) -> None:
         """Raise each need (except `skip`) by its rate x the hours since it was last met today."""
-        hour = (seconds_of_day % 86400.0) / 3600.0
+        hour = (seconds_of_day % DAY_S) / 3600.0
         since_wake = max(0.0, hour - WAKE_HOUR)
         since_meal = min([hour - m for m in MEAL_END_HOURS if m <= hour], default=since_wake)
         skip = set(skip)

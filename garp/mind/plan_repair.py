@@ -25,7 +25,8 @@ from datetime import date
 
 from garp.mind.commitments import Commitment, content_words, match_place, parse_day_index
 from garp.mind.needs import URGENT_THRESHOLD
-from garp.mind.plan_tree import DAY_S, LOOKAHEAD_S, PlanNode, PlanTree, splice
+from garp.mind.plan_tree import LOOKAHEAD_S, PlanNode, PlanTree, splice
+from garp.units import DAY_S
 
 # --- tunables -------------------------------------------------------------------------
 MIN_BLOCK_S = 5 * 60.0  # shorter blocks are merged into their neighbour

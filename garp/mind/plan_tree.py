@@ -14,9 +14,9 @@ from typing import Iterable, Literal
 from pydantic import BaseModel, Field
 
 from garp.mind.commitments import hhmm, parse_hhmm, parse_time_of_day
+from garp.units import DAY_S
 
 # --- tunables -------------------------------------------------------------------------
-DAY_S = 86400.0  # game seconds per day (ARCHITECTURE conventions)
 LOOKAHEAD_S = (15 * 60.0, 30 * 60.0)  # buffer zone: decompose blocks this far ahead (III-A1)
 
 KEEP_ON = "keep on: "  # the second half of a block the model failed to decompose

@@ -5,8 +5,7 @@ fallback) and breaks blocks into hourly and minute steps (`HourlyDecomposition`,
 `MinuteDecomposition`). The `Planner` runs them for one agent: every day plan goes
 through the repair rules in code (plan_repair.py, VI-b) before it becomes the agent's
 `PlanTree` (plan_tree.py); hourly and minute levels are decomposed lazily by a
-buffer-zone lookahead (`Planner.due_decompositions`) and re-decomposed for a window
-after a change (`Planner.replan_window`).
+buffer-zone lookahead (`Planner.due_decompositions`, run by garp.sim.pipeline).
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from garp.engine.lmfunction import LMFunction, chat
 from garp.mind.commitments import Commitment, CommitmentBook, hhmm, match_place, parse_hhmm, parse_time_of_day
-from garp.mind.plan_repair import MIN_BLOCK_S, is_sleep, plan_repair
+from garp.mind.plan_repair import is_sleep, plan_repair
 from garp.mind.plan_tree import (
     DAY_S, KEEP_ON, LOOKAHEAD_S, Level, NodeSource, PlanNode, PlanTree, nodes_from_times,
 )
@@ -357,22 +356,3 @@ class Planner:
             k.commitment_id = node.commitment_id
         self.tree.replace_window(lo, hi, kids)
         return kids
-
-    async def lookahead(self, t: float) -> int:
-        """Decompose everything in the buffer zone (III-A1); returns how many blocks."""
-        due = self.due_decompositions(t)
-        for n in due:
-            await self.decompose(n, t=t)
-        return len(due)
-
-    async def replan_window(self, t: float, reason: str, *, deadline: float | None = None) -> list[PlanNode]:
-        """Re-decompose the rest of the current day block after a change, keeping the day's structure.
-
-        Commitments and sleep are not replanned: a blocked stove does not cancel a party.
-        """
-        if self.tree is None:
-            return []
-        node = self.tree.current_day_node(t)
-        if node is None or node.source == "commitment" or is_sleep(node.description) or node.end - t < MIN_BLOCK_S:
-            return []
-        return await self.decompose(node, t=t, reason=reason, window=(t, node.end), deadline=deadline)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from garp.scenario import schema as S
+from garp.units import DAY_S
 
 Event = dict[str, Any]
 
@@ -34,7 +35,7 @@ class GoalResult:
 
 
 def _hm(t: float) -> str:
-    day, rest = divmod(int(t), 86400)
+    day, rest = divmod(int(t), int(DAY_S))
     return f"day{day} {rest // 3600:02d}:{rest % 3600 // 60:02d}"
 
 

@@ -14,7 +14,9 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-NEEDS = ("hunger", "rest", "hygiene", "social", "fun", "comfort")  # III-A5
+from garp.mind.persona import NEED_NAMES
+from garp.units import DAY_S
+
 _HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
 
@@ -27,7 +29,7 @@ def _check_hhmm(v: str) -> str:
 def hhmm_to_seconds(day: int, hhmm: str) -> float:
     """Game seconds since the start date's midnight for day offset `day` at `hhmm`."""
     h, m = (int(x) for x in hhmm.split(":"))
-    return day * 86400.0 + h * 3600.0 + m * 60.0
+    return day * DAY_S + h * 3600.0 + m * 60.0
 
 
 class _Strict(BaseModel):
@@ -263,8 +265,8 @@ class Scenario(_Strict):
         named += [(f"start_needs.{n}", n) for n in self.start_needs]
         for who, levels in self.start_needs.items():
             for need, v in levels.items():
-                if need not in NEEDS or not 0.0 <= v <= 1.0:
-                    raise ValueError(f"start_needs.{who}.{need}: must be one of {', '.join(NEEDS)} with a level 0..1 (got {v})")
+                if need not in NEED_NAMES or not 0.0 <= v <= 1.0:
+                    raise ValueError(f"start_needs.{who}.{need}: must be one of {', '.join(NEED_NAMES)} with a level 0..1 (got {v})")
         named += [("seed_memories.agent", m.agent) for m in self.seed_memories]
         for c in self.seed_commitments:
             named += [("seed_commitments.who", w) for w in c.who] + [("seed_commitments.proposer", c.proposer)]

@@ -1,9 +1,9 @@
 """The cognition thread: an asyncio loop with one coroutine pipeline per agent.
 
-The main thread submits `Job`s (a snapshot of what the agent saw, the game time it was
-asked at and the game time its answer is due); a handler coroutine turns each job into
-`Command`s, which come back through a thread-safe queue tagged with the job's request id
-and asked-at time. The main thread applies them (it is the single writer of the world).
+The main thread submits `Job`s (garp.sim.messages: a snapshot of what the agent saw, the
+game time it was asked at and the game time its answer is due); a handler coroutine turns
+each job into `Command`s, which come back through a thread-safe queue as `Reply`s tagged
+with the job's request id, asked-at and due times. The main thread applies them (it is the single writer of the world).
 
 Two modes:
 - real time (play): one worker per agent, so a slow reflection of one agent never holds
@@ -21,8 +21,9 @@ import itertools
 import queue
 import threading
 import traceback
-from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
+
+from garp.sim.messages import Command, Job, Reply
 
 # --- tunables ---------------------------------------------------------------------------
 JOIN_TIMEOUT_S = 30.0  # wall seconds close() waits for the loop thread
@@ -30,29 +31,6 @@ JOIN_TIMEOUT_S = 30.0  # wall seconds close() waits for the loop thread
 # conversation after the decision to talk gets its own. Past it (+ the scheduler's grace) the
 # fallback answers. Lockstep passes none, so results never depend on speed.
 REQUEST_DEADLINE_WALL_S = 20.0
-
-
-@dataclass
-class Job:
-    agent: str
-    kind: str  # plan_day | decompose | decide | perceive | converse | reflect | ...
-    asked_t: float  # game time the main thread asked at
-    due_t: float  # game time the answer is needed by (lockstep applies it then)
-    payload: dict[str, Any] = field(default_factory=dict)
-    id: int = 0
-
-
-@dataclass
-class Command:
-    """A validated result for the main thread; `kind` names what to apply."""
-
-    agent: str
-    kind: str
-    data: dict[str, Any] = field(default_factory=dict)
-    request_id: int = 0
-    asked_t: float = 0.0
-    due_t: float = 0.0
-    job_kind: str = ""
 
 
 Handler = Callable[[Job], Awaitable[list[Command]]]
@@ -65,12 +43,12 @@ class CognitionThread:
         self._handler = handler
         self._on_error = on_error
         self.sequential = sequential
-        self.results: queue.Queue[Command] = queue.Queue()
+        self.results: queue.Queue[Reply] = queue.Queue()
         self._ids = itertools.count(1)
         self._lock = threading.Condition()
         self._outstanding: dict[int, Job] = {}
         self._loop = asyncio.new_event_loop()
-        self._queues: dict[str, asyncio.Queue[Job]] = {}
+        self._queues: dict[str, asyncio.Queue[tuple[int, Job]]] = {}
         self._workers: list[asyncio.Task] = []
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="garp-cognition", daemon=True)
@@ -103,27 +81,33 @@ class CognitionThread:
 
     # --- submitting (main thread) --------------------------------------------------------------
     def submit(self, job: Job) -> int:
-        job.id = next(self._ids)
+        """Queue a job; returns its request id."""
+        job_id = next(self._ids)
         with self._lock:
-            self._outstanding[job.id] = job
-        self._loop.call_soon_threadsafe(self._enqueue, job)
-        return job.id
+            self._outstanding[job_id] = job
+        self._loop.call_soon_threadsafe(self._enqueue, job_id, job)
+        return job_id
+
+    def post(self, fn: Callable[[], None]) -> None:
+        """Run `fn` on the cognition thread between jobs, in order with the jobs submitted
+        before and after it (how the main thread changes cognition-owned state)."""
+        self._loop.call_soon_threadsafe(fn)
 
     def run(self, coro: Awaitable[Any]) -> concurrent.futures.Future:
         """Run any coroutine on the cognition loop (interviews); returns a thread-safe future."""
         return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
-    def _enqueue(self, job: Job) -> None:
+    def _enqueue(self, job_id: int, job: Job) -> None:
         lane = "all" if self.sequential else job.agent
         q = self._queues.get(lane)
         if q is None:
             q = self._queues[lane] = asyncio.Queue()
             self._workers.append(self._loop.create_task(self._worker(q), name=f"agent:{lane}"))
-        q.put_nowait(job)
+        q.put_nowait((job_id, job))
 
-    async def _worker(self, q: asyncio.Queue[Job]) -> None:
+    async def _worker(self, q: asyncio.Queue[tuple[int, Job]]) -> None:
         while True:
-            job = await q.get()
+            job_id, job = await q.get()
             try:
                 commands = await self._handler(job)
             except asyncio.CancelledError:
@@ -131,11 +115,9 @@ class CognitionThread:
             except BaseException as err:  # a failed job must never freeze its agent
                 commands = self._on_error(job, err, traceback.format_exc(limit=6))
             for c in commands:
-                c.request_id, c.asked_t, c.job_kind = job.id, job.asked_t, job.kind
-                c.due_t = max(c.due_t, job.due_t)
-                self.results.put(c)
+                self.results.put(Reply(c, job_id, job.asked_t, job.due_t, job.kind))
             with self._lock:
-                self._outstanding.pop(job.id, None)
+                self._outstanding.pop(job_id, None)
                 self._lock.notify_all()
 
     # --- waiting (lockstep) -----------------------------------------------------------------------
@@ -153,7 +135,7 @@ class CognitionThread:
         with self._lock:
             return self._lock.wait_for(lambda: not self._outstanding, timeout)
 
-    def drain(self) -> list[Command]:
+    def drain(self) -> list[Reply]:
         out = []
         while True:
             try:

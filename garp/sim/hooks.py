@@ -15,6 +15,7 @@ from typing import Any
 from garp.mind.commitments import Commitment, make_commitment
 from garp.mind.plan_repair import COMMITMENT_TRAVEL_LEAD_S
 from garp.scenario.schema import Scenario, hhmm_to_seconds
+from garp.units import DAY_S
 
 # --- tunables ---------------------------------------------------------------------------
 INVITE_VISIT_S = 60 * 60.0  # game s the host waits at each guest's home for the guest to be free to talk
@@ -62,7 +63,7 @@ class SceneHooks:
         for g in guests:
             if homes.get(g) and homes.get(g) != homes.get(host):
                 groups.setdefault(homes[g], []).append(g)
-        day0 = self.scenario.start_seconds - self.scenario.start_seconds % 86400
+        day0 = self.scenario.start_seconds - self.scenario.start_seconds % DAY_S
         t = self.scenario.start_seconds + INVITE_FIRST_AFTER_S
         visits = []
         for home, who in sorted(groups.items(), key=lambda hw: bool(working & set(hw[1]))):
@@ -125,5 +126,5 @@ class SceneHooks:
 
 
 def _hhmm(t: float) -> str:
-    s = int(t % 86400)
+    s = int(t % DAY_S)
     return f"{s // 3600:02d}:{s % 3600 // 60:02d}"

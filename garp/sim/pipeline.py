@@ -12,24 +12,27 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 from datetime import timedelta
-from typing import Any
+from typing import Any, Awaitable, Callable
 
+from garp.interfaces import Clock, EventSink, ModelScheduler, TextEmbedder
 from garp.mind.affordance_filter import AffordanceEmbeddings, filter_affordances, with_novel
 from garp.mind.action import choose_action
 from garp.mind.agent import AgentMind
 from garp.mind.commitments import make_commitment
 from garp.mind.emotion import EmotionState
 from garp.mind.plan_repair import Friend, end_visit, is_free_time, is_sleep, seek_company
-from garp.mind.plan_tree import PlanNode, activity_key, goal_text
+from garp.mind.plan_tree import PlanNode, PlanTree, activity_key, goal_text
 from garp.mind.planning import PlanContext, Planner
 from garp.mind.reflection import reflect
 from garp.scenario.schema import Scenario, hhmm_to_seconds
-from garp.sim.cognition import REQUEST_DEADLINE_WALL_S, Command, Job
+from garp.sim.cognition import REQUEST_DEADLINE_WALL_S
+from garp.sim.messages import (Command, CommitmentMade, ConverseJob, DecideJob, Do, Job, JobDone, NeedsSnapshot,
+                               PerceiveJob, PlanDayJob, PlanMirror, SeedJob, SetPlan)
 from garp.sim.conversation_job import converse, emotion_command
 from garp.sim.hooks import SceneHooks
+from garp.units import DAY_S
 
 # --- tunables ---------------------------------------------------------------------------
-DAY_S = 86400.0  # game seconds per day (ARCHITECTURE conventions)
 MIN_ACTIVITY_S = 10 * 60.0  # game s: an activity is never cut shorter than this by its plan block
 JUST_BE_MAX_S = 30 * 60.0  # game s: being somewhere without an object is re-decided this often
 MIN_TRIP_S = 30 * 60.0  # game s: a block elsewhere ending sooner than this is not set out for (our rule)
@@ -41,10 +44,12 @@ _JOB_DEADLINE: ContextVar[float | None] = ContextVar("job_deadline", default=Non
 
 
 class Brain:
-    def __init__(self, *, scenario: Scenario, scheduler: Any, embedder: Any, minds: dict[str, AgentMind],
-                 log: Any, known_places: list[str], switches: dict[str, bool], homes: dict[str, str],
-                 rel_hooks: Any, sequential: bool) -> None:
-        self.scenario, self.scheduler, self.embedder = scenario, scheduler, embedder
+    """The cognition handlers (a garp.interfaces.JobHandler and JobContext)."""
+
+    def __init__(self, *, scenario: Scenario, scheduler: ModelScheduler, embedder: TextEmbedder, clock: Clock,
+                 minds: dict[str, AgentMind], log: EventSink, known_places: list[str], switches: dict[str, bool],
+                 homes: dict[str, str], rel_hooks: Any, sequential: bool) -> None:
+        self.scenario, self.scheduler, self.embedder, self.clock = scenario, scheduler, embedder, clock
         self.minds, self.log, self.switches = minds, log, switches
         self.known_places, self.homes = known_places, homes
         self.rel_hooks = rel_hooks
@@ -52,13 +57,17 @@ class Brain:
         self.hooks = SceneHooks(scenario)
         self.affordances = AffordanceEmbeddings(embedder)
         self.company_off_until: dict[str, float] = {}  # agent -> game s the company rule rests until
+        self._trees: dict[str, tuple[int, PlanTree | None]] = {}  # agent -> (serial, tree it numbers)
         self.planners = {n: Planner(scheduler, m.commitments, agent=n, minute_level=switches["minute_plans"])
                          for n, m in minds.items()}
+        self._handlers: dict[type[Job], Callable[[Any, AgentMind], Awaitable[list[Command]]]] = {
+            SeedJob: self._job_seed, PlanDayJob: self._job_plan_day, DecideJob: self._job_decide,
+            PerceiveJob: self._job_perceive, ConverseJob: self._job_converse}
 
     # --- dispatch --------------------------------------------------------------------------
     async def handle(self, job: Job) -> list[Command]:
-        fn = getattr(self, f"_job_{job.kind}")
-        token = _JOB_DEADLINE.set(None if self.sequential else self.scheduler.deadline_in(REQUEST_DEADLINE_WALL_S))
+        fn = self._handlers[type(job)]
+        token = _JOB_DEADLINE.set(None if self.sequential else self._deadline_for(job))
         try:
             commands = await fn(job, self.minds[job.agent])
             if self.sequential:  # lockstep: every model call this job started is finished inside it
@@ -67,22 +76,49 @@ class Brain:
             await self._maybe_reflect(job)
         finally:
             _JOB_DEADLINE.reset(token)
-        return commands + [Command(job.agent, "done", {"partner": job.payload.get("partner")})]
+        return commands + self._mirrors(job) + [JobDone(agent=job.agent, partner=next(iter(job.others()), None))]
+
+    def _deadline_for(self, job: Job) -> float:
+        """Play: the wall time the job's answer is due (its game-time due point through the clock),
+        but never sooner than one request lead from now, so an answer asked for late still gets
+        its chance before the fallback (IV-A)."""
+        until_due = self.clock.game_to_wall(job.due_t - self.clock.t)
+        return self.scheduler.deadline_in(max(REQUEST_DEADLINE_WALL_S, until_due))
 
     def deadline(self) -> float | None:
         """The running job's deadline (None in lockstep, so results never depend on speed)."""
         return _JOB_DEADLINE.get()
 
     def _involved(self, job: Job) -> list[str]:
-        return [job.agent] + ([job.payload["partner"]] if job.payload.get("partner") else [])
+        return [job.agent, *job.others()]
 
     # --- seed -------------------------------------------------------------------------------
     def commit(self, mind: AgentMind, c: Any, t: float) -> Command:
         """Store a commitment (the plan carries it at once) and tell the main thread."""
         stored = self.planners[mind.name].add_commitment(c)
-        return Command(mind.name, "commitment", {"commitment": stored.model_copy(), "t": t})
+        return CommitmentMade(agent=mind.name, commitment=stored.model_copy(), t=t)
 
-    async def _job_seed(self, job: Job, mind: AgentMind) -> list[Command]:
+    def set_plan(self, name: str) -> SetPlan:
+        """Hand a copy of the agent's current plan to the main thread (the planner keeps changing its own)."""
+        tree = self.planners[name].tree
+        return SetPlan(agent=name, tree=tree.model_copy(deep=True), day=tree.day, serial=self._serial(name))
+
+    def _serial(self, name: str) -> int:
+        """A number per plan tree the planner has made, so a copy of an older tree never
+        overwrites the main thread's plan with a newer tree it has not been handed."""
+        tree = self.planners[name].tree
+        serial, numbered = self._trees.get(name, (0, None))
+        if tree is not numbered:
+            serial += 1
+            self._trees[name] = (serial, tree)
+        return serial
+
+    def _mirrors(self, job: Job) -> list[Command]:
+        """The plans as the job left them (decompositions, commitments put in), as copies."""
+        return [PlanMirror(agent=n, tree=self.planners[n].tree.model_copy(deep=True), serial=self._serial(n))
+                for n in self._involved(job) if self.planners[n].tree is not None]
+
+    async def _job_seed(self, job: SeedJob, mind: AgentMind) -> list[Command]:
         t = job.asked_t
         out: list[Command] = []
         mind.memory.score_pending()  # persona seeds were written at build time; score them now
@@ -115,25 +151,24 @@ class Brain:
         return [emotion_command(mind, t)]
 
     # --- day plan ------------------------------------------------------------------------------
-    def _context(self, mind: AgentMind, payload: dict[str, Any]) -> PlanContext:
+    def _context(self, mind: AgentMind, urgent: str) -> PlanContext:
         p = mind.persona
         reflections = [r.description for r in mind.memory.recent(40, types=["thought"])
                        if getattr(r, "evidence", None)][:REFLECTIONS_SHOWN]
         return PlanContext(name=mind.name, age=p.age, adjectives=mind.personality.adjectives, occupation=p.occupation,
                            lifestyle=p.lifestyle, routine=p.routine, home=p.home, workplace=p.workplace,
                            reflections=reflections, emotion=mind.emotion.describe() if self.switches["emotions"] else "calm",
-                           urgent_needs=payload.get("urgent", ""), known_places=self.known_places,
+                           urgent_needs=urgent, known_places=self.known_places,
                            start_date=self.scenario.start_date)
 
-    async def _job_plan_day(self, job: Job, mind: AgentMind) -> list[Command]:
-        tree, day = self.planners[mind.name].tree, job.payload["day"]
-        if tree is not None and tree.day == day and not job.payload.get("fresh"):
-            return [Command(mind.name, "set_plan", {"tree": tree, "day": day})]  # an earlier decision made it
-        out = await self._plan(mind, day, job.asked_t, job.payload)
+    async def _job_plan_day(self, job: PlanDayJob, mind: AgentMind) -> list[Command]:
+        tree, day = self.planners[mind.name].tree, job.day
+        if tree is not None and tree.day == day and not job.fresh:
+            return [self.set_plan(mind.name)]  # an earlier decision made it
+        out = await self._plan(mind, day, job.asked_t, job.needs.urgent)
         # the first decision's decompositions are made with the plan, while the agent still carries
         # on with its opening activity, so the decision itself is quick (IV-A)
-        await self._lookahead(mind, self.planners[mind.name], job.payload.get("first_decision_t", job.asked_t),
-                              job.asked_t)
+        await self._lookahead(mind, self.planners[mind.name], job.first_decision_t, job.asked_t)
         return out
 
     async def _lookahead(self, mind: AgentMind, planner: Planner, t: float, asked_t: float) -> None:
@@ -143,18 +178,18 @@ class Brain:
             self.log.emit("plan", asked_t, agent=mind.name, level=kids[0].level if kids else "hour",
                           parent=node.label(), items=[k.label() for k in kids])
 
-    async def _plan(self, mind: AgentMind, day: int, t: float, payload: dict[str, Any]) -> list[Command]:
+    async def _plan(self, mind: AgentMind, day: int, t: float, urgent: str) -> list[Command]:
         """Day plan (III-A1), repaired in code with the day's commitments put back."""
         planner = self.planners[mind.name]
         date = self.scenario.start_date + timedelta(days=day)
-        tree = await planner.make_day(day, self._context(mind, payload), t=t,
+        tree = await planner.make_day(day, self._context(mind, urgent), t=t,
                                       date_label=f"{date:%A} {date.day} {date:%B %Y}", deadline=self.deadline())
         items = [n.label() for n in tree.nodes]
         self.log.emit("plan", t, agent=mind.name, day=day, level="day", items=items)
         summary = f"{mind.name}'s plan for day {day + 1}: " + "; ".join(items)[:300]
         await self._prefetch([n.description for n in tree.nodes] + [summary])
         await mind.memory.remember(summary, t=t, type="thought", poignancy=3)
-        return [Command(mind.name, "set_plan", {"tree": tree, "day": day})]
+        return [self.set_plan(mind.name)]
 
     async def _prefetch(self, texts: list[str]) -> None:
         """Embed a plan's goal texts in one batch when the plan is made, so each later decision
@@ -163,74 +198,95 @@ class Brain:
             await self.embedder.aembed(texts)
 
     # --- decision ahead of need -------------------------------------------------------------------
-    async def _job_decide(self, job: Job, mind: AgentMind) -> list[Command]:
-        p, t = job.payload, job.payload["t_due"]
-        planner = self.planners[mind.name]
-        out: list[Command] = []
-        day = int(t // DAY_S)
-        if planner.tree is None or planner.tree.day != day:  # the decision falls on a new day
-            out += await self._plan(mind, day, job.asked_t, p)
-        out += await self._end_missed_visit(mind, planner, t, job.asked_t, p)
-        out += self._seek_company(mind, planner, t, job.asked_t, p)
-        out += self._scene_nerves(mind, job.asked_t)
+    async def _job_decide(self, job: DecideJob, mind: AgentMind) -> list[Command]:
+        planner, t = self.planners[mind.name], job.due_t
+        out = await self._replans(job, mind, planner)
         await self._lookahead(mind, planner, t, job.asked_t)
-        node = self._plan_node(planner, t, p["body"]["place"])
+        node = self._plan_node(planner, t, job.body.place)
         plan_item = node.description if node else "free time"
-        goal = goal_text(plan_item, node.place if node else None) + (f". {p['urgent']}" if p.get("urgent") else "")
+        goal = goal_text(plan_item, node.place if node else None) + (f". {job.needs.urgent}" if job.needs.urgent else "")
         # however the plan changed, its new goals and this decision's goal go in one batch (IV-B)
         leaves = [goal_text(n.description, n.place) for n in planner.tree.leaves()] if planner.tree else []
         goal_vec = (await self.embedder.aembed(leaves + [goal]))[-1]
         target = node.place if node and node.place else None
-        body = p["body"]
-        objects = self._in_room(p["objects"], planner, node)
-        novel = self._novel_objects(mind, planner.tree, node, t, p)
-        if target and target != body["place"]:
+        objects, novel, how = self._offered(job, mind, planner, node, target)
+        if how:
+            return out + [self._just_be(mind, node, t, target, plan_item, job.asked_t, how)]
+        candidates = self._candidates(job, mind, goal_vec, objects, novel, plan_item)
+        return out + [await self._choose(job, mind, planner, node, plan_item, target, candidates)]
+
+    async def _replans(self, job: DecideJob, mind: AgentMind, planner: Planner) -> list[Command]:
+        """What changes the plan before a decision: a new day, a missed visit, the company rule, stage nerves."""
+        t, out = job.due_t, []
+        day = int(t // DAY_S)
+        if planner.tree is None or planner.tree.day != day:  # the decision falls on a new day
+            out += await self._plan(mind, day, job.asked_t, job.needs.urgent)
+        out += await self._end_missed_visit(mind, planner, t, job.asked_t, job.friend_out)
+        out += self._seek_company(mind, planner, t, job.asked_t, job.needs)
+        return out + self._scene_nerves(mind, job.asked_t)
+
+    def _offered(self, job: DecideJob, mind: AgentMind, planner: Planner, node: PlanNode | None,
+                 target: str | None) -> tuple[list[Any], list[Any], str]:
+        """The objects offered at the plan's place, the novel ones, and how to just be there
+        ("just go", "stay") when there is nothing to use ("" when there is)."""
+        here_place = job.body.place
+        objects = self._in_room(list(job.objects), planner, node)
+        novel = self._novel_objects(mind, planner.tree, node, job.due_t, job)
+        if target and target != here_place:
             there = [o for o in objects if target in (o.place, o.room)]
-            if not there:
-                return out + [self._just_be(mind, node, t, target, plan_item, job.asked_t, "just go")]
-            objects = there
-        else:
-            here = [o for o in objects if o.place == body["place"]]
-            if not here and target == body["place"] and not novel:  # e.g. a visit: being there is the activity
-                return out + [self._just_be(mind, node, t, target, plan_item, job.asked_t, "stay")]
-            objects = here or objects
-            if p.get("guest_at") == body["place"]:  # a guest keeps the hosts company (visit, III-A9)
-                objects = [o for o in objects if o.room in p.get("company_rooms", [])] or objects
-        candidates = filter_affordances(goal_vec, (body["x"], body["y"]), mind.persona.home, objects,
-                                        self.affordances, agent=mind.name)
+            return there, novel, "" if there else "just go"
+        here = [o for o in objects if o.place == here_place]
+        if not here and target == here_place and not novel:  # e.g. a visit: being there is the activity
+            return objects, novel, "stay"
+        objects = here or objects
+        if job.guest_at == here_place:  # a guest keeps the hosts company (visit, III-A9)
+            objects = [o for o in objects if o.room in job.company_rooms] or objects
+        return objects, novel, ""
+
+    def _candidates(self, job: DecideJob, mind: AgentMind, goal_vec: Any, objects: list[Any], novel: list[Any],
+                    plan_item: str) -> list[Any]:
+        """Eq. 3 filter over the offered objects, with novel places added for a curious agent."""
+        at = (job.body.x, job.body.y)
+        candidates = filter_affordances(goal_vec, at, mind.persona.home, objects, self.affordances, agent=mind.name)
         if not is_sleep(plan_item):  # the night's sleep belongs to the plan's sleep block; naps stay
             candidates = [c for c in candidates if c.verb != "sleep"]
         if novel:
             candidates = with_novel(candidates, filter_affordances(
-                goal_vec, (body["x"], body["y"]), mind.persona.home, novel, self.affordances, agent=mind.name))
+                goal_vec, at, mind.persona.home, novel, self.affordances, agent=mind.name))
+        return candidates
+
+    async def _choose(self, job: DecideJob, mind: AgentMind, planner: Planner, node: PlanNode | None,
+                      plan_item: str, target: str | None, candidates: list[Any]) -> Do:
+        """The action choice (III-A8) and how long the chosen activity lasts within its plan block."""
+        t = job.due_t
         decision = await choose_action(
             self.scheduler, agent=mind.name, plan_item=plan_item, personality_text=mind.personality.personality_text,
-            emotion=mind.emotion.describe() if self.switches["emotions"] else "calm", needs=p["values"],
-            urgent_needs=p.get("urgent", ""), candidates=candidates, t=t, mode=self.scheduler.choice_mode,
+            emotion=mind.emotion.describe() if self.switches["emotions"] else "calm", needs=job.needs.values,
+            urgent_needs=job.needs.urgent, candidates=candidates, t=t, mode=self.scheduler.choice_mode,
             deadline=self.deadline(), novelty=mind.personality.axis_values().get("novelty", 0.0),
-            visited=p.get("visited", []), keep=self._keep(p, plan_item, target))
+            visited=list(job.visited), keep=self._keep(job, plan_item, target))
         record = decision.model_dump(mode="json")
         self._log_decision(mind.name, job.asked_t, record, decision.chosen)
         c = decision.chosen
         if c is None:
-            return out + [Command(mind.name, "do", {"place": target or mind.persona.home, "description": plan_item,
-                                              "duration_s": MIN_ACTIVITY_S, "decision": record})]
+            return Do(agent=mind.name, place=target or mind.persona.home, description=plan_item,
+                      duration_s=MIN_ACTIVITY_S, decision=record)
         full = c.duration_min * 60.0
         left = ((planner.tree.run_end(max(t, node.start)) or node.end) - t) if node else full
         duration = max(MIN_ACTIVITY_S, min(full, left))
         effects = {k: v * min(1.0, duration / full) for k, v in c.relieves.items()}
-        return out + [Command(mind.name, "do", {"object_id": c.object_id, "verb": c.verb, "place": c.place,
-                                          "description": f"{c.verb} ({c.object_name}) for {plan_item}",
-                                          "duration_s": duration, "effects": effects, "decision": record})]
+        return Do(agent=mind.name, object_id=c.object_id, verb=c.verb, place=c.place,
+                  description=f"{c.verb} ({c.object_name}) for {plan_item}", duration_s=duration, effects=effects,
+                  decision=record)
 
     @staticmethod
-    def _keep(p: dict[str, Any], plan_item: str, place: str | None) -> tuple[str, str, int] | None:
+    def _keep(job: DecideJob, plan_item: str, place: str | None) -> tuple[str, str, int] | None:
         """The object and verb to carry on with when the plan still says the same thing and no
         need has become urgent (a continued activity needs no new choice, IV-B)."""
-        using = p.get("using")
-        if not using or p.get("urgent") or activity_key(using["plan_item"], place) != activity_key(plan_item, place):
+        using = job.using
+        if not using or job.needs.urgent or activity_key(using.plan_item, place) != activity_key(plan_item, place):
             return None
-        return using["object_id"], using["verb"], using["carried_on"]
+        return using.object_id, using.verb, using.carried_on
 
     @staticmethod
     def _in_room(objects: list[Any], planner: Planner, node: Any) -> list[Any]:
@@ -248,8 +304,8 @@ class Brain:
                     "why": f"plan says {target}; no usable object there, so {how}", "candidates": []}
         self._log_decision(mind.name, asked_t, decision, None)
         left = (node.end - t) if node else MIN_ACTIVITY_S
-        return Command(mind.name, "do", {"place": target, "description": plan_item, "decision": decision,
-                                         "duration_s": min(JUST_BE_MAX_S, max(MIN_ACTIVITY_S, left))})
+        return Do(agent=mind.name, place=target, description=plan_item, decision=decision,
+                  duration_s=min(JUST_BE_MAX_S, max(MIN_ACTIVITY_S, left)))
 
     def _plan_node(self, planner: Planner, t: float, here: str) -> Any:
         """The plan leaf to act on; a block elsewhere that is nearly over gives way to the next one."""
@@ -263,24 +319,24 @@ class Brain:
         return tree.current(t)
 
     def _seek_company(self, mind: AgentMind, planner: Planner, t: float, asked_t: float,
-                      p: dict[str, Any]) -> list[Command]:
+                      needs: NeedsSnapshot) -> list[Command]:
         """Need-driven replan (plan_repair): free time becomes a visit when loneliness will outgrow it."""
         if not self.switches["needs"] or planner.tree is None or t < self.company_off_until.get(mind.name, 0.0):
             return []
         rels = mind.relationships
         friends = [Friend(n, self.homes.get(n, ""), rels.closeness(n)) for n in sorted(self.minds)
                    if n != mind.name and rels is not None]
-        visit = seek_company(planner.tree, t, home=mind.persona.home, social=p["values"].get("social", 0.0),
-                             social_rate=p.get("rates", {}).get("social", 0.0), friends=friends)
+        visit = seek_company(planner.tree, t, home=mind.persona.home, social=needs.values.get("social", 0.0),
+                             social_rate=needs.rates.get("social", 0.0), friends=friends)
         if visit is None:
             return []
         return self._replanned(mind, planner, asked_t, "social need", visit)
 
     async def _end_missed_visit(self, mind: AgentMind, planner: Planner, t: float, asked_t: float,
-                                p: dict[str, Any]) -> list[Command]:
+                                friend_out: bool) -> list[Command]:
         """A company visit that finds the friend out ends: home for the rest of it, and the
         company rule rests until then (it would only send the agent back to the empty house)."""
-        node = planner.tree.current_day_node(t) if planner.tree is not None and p.get("friend_out") else None
+        node = planner.tree.current_day_node(t) if planner.tree is not None and friend_out else None
         if node is None or not node.visiting:
             return []
         back = end_visit(planner.tree, node, t, mind.persona.home)
@@ -292,20 +348,20 @@ class Brain:
     def _replanned(self, mind: AgentMind, planner: Planner, asked_t: float, reason: str, node: PlanNode) -> list[Command]:
         """Log a need-driven change of the day plan and hand the changed plan to the main thread."""
         self.log.emit("plan", asked_t, agent=mind.name, level="day", reason=reason, items=[node.label()])
-        return [Command(mind.name, "set_plan", {"tree": planner.tree, "day": planner.tree.day})]
+        return [self.set_plan(mind.name)]
 
     @staticmethod
-    def _novel_objects(mind: AgentMind, tree: Any, leaf: Any, t: float, p: dict[str, Any]) -> list[Any]:
+    def _novel_objects(mind: AgentMind, tree: Any, leaf: Any, t: float, job: DecideJob) -> list[Any]:
         """A curious agent who is out when free time begins is also offered public places not yet
         visited today (novelty preference, VI-c); the utility's novelty term does the rest. The
         free time is that of the block the decision acts for (`leaf`'s), not of one ending now."""
         block = tree.current_day_node(max(t, leaf.start)) if tree is not None and leaf is not None else None
         curious = mind.personality.axis_values().get("novelty", 0.0) > 0
-        out_and_about = p["body"]["place"] != mind.persona.home  # free time at home stays at home
+        out_and_about = job.body.place != mind.persona.home  # free time at home stays at home
         if not curious or not out_and_about or block is None or not is_free_time(block, mind.persona.home):
             return []
-        seen = set(p.get("visited", []))
-        return [o for o in p["objects"] if o.place and o.place not in seen and o.place != block.place]
+        seen = set(job.visited)
+        return [o for o in job.objects if o.place and o.place not in seen and o.place != block.place]
 
     def _log_decision(self, agent: str, t: float, record: dict[str, Any], chosen: Any) -> None:
         self.log.emit("decision", t, agent=agent, plan_item=record.get("plan_item"), mode=record.get("mode"),
@@ -314,20 +370,20 @@ class Brain:
                       why=str(record.get("why", ""))[:160])
 
     # --- perception ------------------------------------------------------------------------------
-    async def _job_perceive(self, job: Job, mind: AgentMind) -> list[Command]:
-        p, t = job.payload, job.asked_t
-        text = "; ".join(p["notes"])
-        await mind.memory.remember(text, t=t, type="event", location=p.get("place", ""),
+    async def _job_perceive(self, job: PerceiveJob, mind: AgentMind) -> list[Command]:
+        t = job.asked_t
+        text = "; ".join(job.notes)
+        await mind.memory.remember(text, t=t, type="event", location=job.place,
                                          emotion=mind.emotion.current.label, intensity=mind.emotion.current.intensity)
-        if self.switches["emotions"] and p.get("appraise"):
+        if self.switches["emotions"] and job.appraise:
             await mind.emotion.appraise(self.scheduler, mind.personality, f"{mind.name} notices: {text}", t=t,
-                                        needs_summary=p.get("summary", ""), deadline=self.deadline())
+                                        needs_summary=job.needs.summary, deadline=self.deadline())
             return [emotion_command(mind, t)]
         return []
 
     # --- conversation -------------------------------------------------------------------------------
-    async def _job_converse(self, job: Job, mind: AgentMind) -> list[Command]:
-        return await converse(self, job, mind, self.minds[job.payload["partner"]])
+    async def _job_converse(self, job: ConverseJob, mind: AgentMind) -> list[Command]:
+        return await converse(self, job, mind, self.minds[job.partner])
 
     # --- reflection ---------------------------------------------------------------------------------
     async def _maybe_reflect(self, job: Job) -> None:

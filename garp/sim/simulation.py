@@ -19,22 +19,22 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import random
-from pathlib import Path
 from typing import Any
 
 from garp.errors import GarpError
 from garp.eventlog import EventLog
 from garp.mind.agent import AgentMind
 from garp.scenario.schema import Scenario
-from garp.sim.cognition import CognitionThread, Command, Job
-from garp.sim.deferred import DeferredLog
 from garp.mind.conversation import ConversationManager, SocialState
+from garp.sim.apply import Applier
+from garp.sim.cognition import CognitionThread
+from garp.sim.messages import CallRecords, Command, Job, JobFailed, LogEvents, Meeting, Reply
+from garp.sim.requests import DECISION_LEAD_WALL_S, Requests
 from garp.sim.services import Services
 
 log = logging.getLogger(__name__)
 
 # --- tunables ---------------------------------------------------------------------------
-DECISION_LEAD_WALL_S = 20.0  # wall seconds before an activity ends to start choosing the next (IV-A)
 FINISH_TIMEOUT_S = 120.0  # wall seconds a finished run waits for jobs still thinking
 MAX_FRAME_GAME_S = 120.0  # game seconds one update() may advance (a long hitch must not teleport)
 NEEDS_LOG_EVERY_S = 1800.0  # game seconds between `needs` snapshots in the event log (timelines, reports)
@@ -47,20 +47,21 @@ class Simulation:
     minds: dict[str, AgentMind]
     scheduler: Any
 
-    def __init__(self, scenario: Scenario, services: Services, *, lockstep: bool, seed: int = 0,
+    def __init__(self, scenario: Scenario, services: Services, *, lockstep: bool, rng: random.Random, seed: int = 0,
                  traits_choice: str | None = None) -> None:
         self.scenario = scenario
         self.sv = services
         self.lockstep = lockstep
-        self.rng = random.Random(seed)
+        self.rng = rng  # the run's one RNG (the chat gate); the world draws from a fork of it
         self.seed = seed
         self.log = services.log
         self.world, self.clock, self.scheduler = services.world, services.clock, services.scheduler
         self.minds: dict[str, AgentMind] = services.minds
         self.switches = services.switches
-        self.deferred = DeferredLog(self.log)
+        self.deferred = services.deferred
         self.cognition = CognitionThread(self._handle, sequential=lockstep, on_error=self._job_failed)
-        self._held: list[Command] = []  # results waiting for their due time (lockstep)
+        self._held: list[Reply] = []  # results waiting for their due time (lockstep)
+        self._interviews: dict[str, concurrent.futures.Future] = {}  # agent -> answer on its way
         self.conversations = ConversationManager()
         self._company: dict[str, bool] = {}
         self._needs_logged = -1  # index of the last NEEDS_LOG_EVERY_S slot logged
@@ -69,6 +70,11 @@ class Simulation:
         # The earliest game time an answer can be applied after it is asked: one lockstep step.
         self.answer_delay_s = scenario.step_seconds
         self.temperament_pending = scenario.temperament_prompt is not None and traits_choice is None
+        self.requests = Requests(world=self.world, clock=self.clock, minds=self.minds, scenario=scenario,
+                                 perception=services.perception, known_places=services.known_places,
+                                 lockstep=lockstep, answer_delay_s=self.answer_delay_s)
+        self.applier = Applier(world=self.world, clock=self.clock, minds=self.minds, log=self.log,
+                               conversations=self.conversations, lockstep=lockstep, visit=self.requests.visit)
         self._closed = False
         self.cognition.start()
         self._start(traits_choice)
@@ -78,14 +84,14 @@ class Simulation:
         t = self.clock.t
         self.log.emit("run_start", t, scenario=self.scenario.name, cast=list(self.minds), seed=self.seed,
                       lockstep=self.lockstep, switches=self.switches)
-        self.started_t = t
         for name, mind in self.minds.items():
             body = self.world.bodies[name]
-            mind.activity = self.sv.start_activity(mind, t)
+            mind.activity = self.requests.start_activity(mind, t)
             self.log.emit("arrive", t, agent=name, place=body.place, room=body.room, to=body.place)
         if traits_choice is not None:
             self.choose_temperament(traits_choice)
-        self._submit_all(self.sv.seed_jobs(t))
+        for job in self.requests.seed_jobs(t):
+            self.submit(job)
 
     def choose_temperament(self, answer: str) -> None:
         """Unsuffixed personality scenarios: apply the viewer's answer and replan under it."""
@@ -96,7 +102,7 @@ class Simulation:
         if answer not in tp.choices:
             raise GarpError(f"scenario {self.scenario.name}: temperament '{answer}' is not offered; "
                             f"allowed: {', '.join(tp.choices)}")
-        self.minds[tp.agent].set_traits(tp.choices[answer])
+        self._set_traits(tp.agent, tp.choices[answer])
         self.temperament_pending = False
         self.log.emit("temperament", self.clock.t, agent=tp.agent, answer=answer, traits=tp.choices[answer])
         self.offer_replan(tp.agent)
@@ -110,22 +116,26 @@ class Simulation:
 
     # --- public controls ------------------------------------------------------------------------
     def interview(self, name: str, question: str) -> concurrent.futures.Future:
+        """Ask an agent a question on the cognition thread; the agent takes no conversation until
+        the main thread sees the answer has come (`_collect`)."""
         mind = self._mind(name)
         from garp.mind.interview import interview
-        body = self.world.bodies[name]
-        mind.interviewed = True  # no conversation starts with someone who is being interviewed
-
-        async def ask():
-            try:
-                return await interview(mind, question, self.scheduler, self.clock.t, location=body.place)
-            finally:
-                mind.interviewed = False
-
-        return self.cognition.run(ask())
+        mind.interviewed = True
+        future = self.cognition.run(interview(mind, question, self.scheduler, self.clock.t,
+                                              location=self.world.bodies[name].place))
+        self._interviews[name] = future
+        return future
 
     def set_trait(self, name: str, axis: str, value: float) -> None:
-        traits = self._mind(name).set_trait(axis, value)
+        """A persona slider: the main thread's half now, the cognition thread's half as a command."""
+        traits = self._mind(name).traits_with(axis, value)
+        self._set_traits(name, traits)
         self.log.emit("trait", self.clock.t, agent=name, axis=axis, value=value, traits=traits)
+
+    def _set_traits(self, name: str, traits: str) -> None:
+        mind = self.minds[name]
+        personality = mind.set_traits(traits)
+        self.cognition.post(lambda: mind.adopt_personality(personality))
 
     def offer_replan(self, name: str) -> None:
         mind = self._mind(name)
@@ -149,7 +159,8 @@ class Simulation:
         As in lockstep, results due by the new time are applied before the agents tick, so an
         answer that arrived in time is not counted as a wait for the frame it lands in."""
         self._collect()
-        dt = min(self.clock.advance(wall_dt), MAX_FRAME_GAME_S)
+        # a long hitch is clamped before the clock moves, so the clock and the world stay together
+        dt = self.clock.advance(min(wall_dt, self.clock.game_to_wall(MAX_FRAME_GAME_S)))
         self._apply_due(self.clock.t)
         if dt > 0:
             self._advance(dt)
@@ -173,30 +184,34 @@ class Simulation:
     # --- results -------------------------------------------------------------------------------
     def _collect(self) -> None:
         self._held.extend(self.cognition.drain())
+        for name, future in list(self._interviews.items()):
+            if future.done():  # the main thread owns the flag: cleared here, not on the cognition thread
+                self.minds[name].interviewed = False
+                del self._interviews[name]
 
     def _apply_due(self, t: float) -> None:
         """Apply results whose due time has come (an early decision waits for the end of the
         current activity; a late one is applied as soon as it arrives)."""
         due = [c for c in self._held if c.due_t <= t]
         self._held = [c for c in self._held if c.due_t > t]
-        due.sort(key=lambda c: (c.due_t, c.request_id))
-        for cmd in due:
-            if self._stale(cmd):
+        due.sort(key=lambda r: (r.due_t, r.request_id))
+        for reply in due:
+            if self._stale(reply):
                 continue
             try:
-                self.sv.apply(self, cmd)
+                self.applier.apply(reply)
             except Exception as err:  # noqa: BLE001 — a bad command must not stop the town
-                self.log.emit("error", t, agent=cmd.agent, where=f"apply:{cmd.kind}", message=str(err)[:300])
+                self.log.emit("error", t, agent=reply.agent, where=f"apply:{reply.command.kind}", message=str(err)[:300])
 
-    def _stale(self, cmd: Command) -> bool:
+    def _stale(self, reply: Reply) -> bool:
         """A result is stale when its agent has since asked again for the same kind of thing."""
-        mind = self.minds.get(cmd.agent)
+        mind = self.minds.get(reply.agent)
         if mind is None:
             return True
-        current = mind.pending.get(cmd.job_kind)
-        if cmd.job_kind in ("decide", "plan_day") and current is not None and current != cmd.request_id:
+        current = mind.pending.get(reply.job_kind)
+        if reply.job_kind in ("decide", "plan_day") and current is not None and current != reply.request_id:
             return True
-        if cmd.job_kind in ("decide", "plan_day") and current is None and cmd.kind in ("do", "set_plan"):
+        if reply.job_kind in ("decide", "plan_day") and current is None and reply.command.kind in ("do", "set_plan"):
             return True  # withdrawn (e.g. replan offered)
         return False
 
@@ -205,10 +220,11 @@ class Simulation:
         t = self.clock.t
         events = self.world.step(dt, t)
         for ev in events:
-            self.sv.on_world_event(self, ev)
+            self.applier.on_world_event(ev)
         self._needs(dt / 3600.0)
         self._log_needs(t)
-        self.sv.perceive(self, t)
+        for job in self.requests.perceive(t):
+            self.submit(job)
         self._conversations(t)
         for name, mind in self.minds.items():
             self._agent_tick(name, mind, t, dt)
@@ -240,17 +256,12 @@ class Simulation:
         for name, mind in self.minds.items():
             self.log.emit("needs", t, agent=name, values={k: round(v, 3) for k, v in mind.needs.values.items()})
 
-    def first_decision_lead(self) -> float:
-        """Game seconds the opening activity goes on after the day plan arrives: one decision
-        lead in real time; none in lockstep, where every answer is on time."""
-        return 0.0 if self.lockstep else self.clock.wall_to_game(DECISION_LEAD_WALL_S)
-
     def _agent_tick(self, name: str, mind: AgentMind, t: float, dt: float) -> None:
         if mind.booked:  # talking (or about to): busy, not waiting
             self.active_game_s[name] += dt
             return
         if mind.planned_day < self.clock.day_index(t) and "plan_day" not in mind.pending:
-            self.submit(name, "plan_day", due_t=t + self.answer_delay_s, payload=self.sv.plan_payload(self, mind, t))
+            self.submit(self.requests.plan_job(mind))
         act = mind.activity
         if act.kind == "walk":
             self.active_game_s[name] += dt
@@ -258,7 +269,7 @@ class Simulation:
         lead = self.clock.wall_to_game(DECISION_LEAD_WALL_S)
         if "decide" not in mind.pending and mind.plan is not None and act.end_t - t <= lead:
             due = max(act.end_t, t + self.answer_delay_s)
-            self.submit(name, "decide", due_t=due, payload=self.sv.decide_payload(self, mind, due))
+            self.submit(self.requests.decide_job(mind, due))
         if t >= act.end_t and "decide" in mind.pending:
             self.waiting_game_s[name] += dt  # late decision: the agent keeps doing what it did (IV-A)
         else:
@@ -302,38 +313,33 @@ class Simulation:
                     continue
                 for m in (ma, mb):
                     m.booked_by = chat_id
-                payload = self.sv.converse_payload(self, first.name, second.name, t, chat_id)
                 if meeting is not None:
                     self.conversations.hold_meeting(meeting)
-                    payload["meeting"] = {"what": meeting.what, "host": meeting.host}
-                job_id = self.submit(first.name, "converse", due_t=t + self.answer_delay_s, payload=payload)
+                job_id = self.submit(self.requests.converse_job(
+                    first.name, second.name, chat_id, Meeting(what=meeting.what, host=meeting.host) if meeting else None))
                 self.minds[second.name].pending["converse"] = job_id
 
     # --- jobs ----------------------------------------------------------------------------------------
-    def submit(self, agent: str, kind: str, *, due_t: float, payload: dict[str, Any]) -> int:
-        job = Job(agent=agent, kind=kind, asked_t=self.clock.t, due_t=due_t, payload=payload)
+    def submit(self, job: Job) -> int:
+        """Ask the cognition thread; the agent's pending table holds the request id per job kind."""
         job_id = self.cognition.submit(job)
-        self.minds[agent].pending[kind] = job_id
+        self.minds[job.agent].pending[job.kind] = job_id
         return job_id
-
-    def _submit_all(self, jobs: list[Job]) -> None:
-        for job in jobs:
-            self.submit(job.agent, job.kind, due_t=job.due_t, payload=job.payload)
 
     async def _handle(self, job: Job) -> list[Command]:
         with self.deferred.capture() as captured:
             commands = await self.sv.brain.handle(job)
-        agents = None if self.lockstep else {job.agent, job.payload.get("partner")}
+        agents = None if self.lockstep else {job.agent, *job.others()}
         records = self.sv.calls.take(agents)
-        head = [Command(job.agent, "log", {"events": captured})] if captured else []
+        head: list[Command] = [LogEvents(agent=job.agent, events=tuple(captured))] if captured else []
         if records:
-            head.append(Command(job.agent, "calls", {"records": records}))
+            head.append(CallRecords(agent=job.agent, records=tuple(records)))
         return head + commands
 
     def _job_failed(self, job: Job, err: BaseException, tb: str) -> list[Command]:
         log.warning("cognition job %s for %s failed: %s", job.kind, job.agent, tb)
-        return [Command(job.agent, "failed", {"where": f"cognition:{job.kind}",
-                                              "message": f"{type(err).__name__}: {err}"[:300]})]
+        return [JobFailed(agent=job.agent, where=f"cognition:{job.kind}",
+                          message=f"{type(err).__name__}: {err}"[:300])]
 
     # --- shutdown ----------------------------------------------------------------------------------
     def close(self) -> None:
@@ -344,10 +350,3 @@ class Simulation:
         self.log.emit("run_end", self.clock.t)
         self.sv.close()
         self.log.close()
-
-
-def build_simulation(scenario_name_or_path: str | Path, args: Any = None, **options: Any) -> Simulation:
-    """Build a Simulation from a scenario and the CLI options (`garp play` / `garp run`);
-    `options` go to garp.sim.wiring.build (e.g. `progress`)."""
-    from garp.sim.wiring import build
-    return build(scenario_name_or_path, args, **options)

@@ -24,12 +24,12 @@ def map_file(name: str) -> Path:
     return candidate
 
 
-def load_town(map_name: str, log: Any, seed: int) -> tuple[Any, Any, Any, Any]:
+def load_town(map_name: str, log: Any, rng: random.Random) -> tuple[Any, Any, Any, Any]:
     from garp.world.perception import Perception
     from garp.world.town_map import TownMap
     from garp.world.world import World
     town = TownMap.load(map_file(map_name))
     registry = town.build_objects()
-    world = World(town, registry, log, rng=random.Random(seed))
+    world = World(town, registry, log, rng=rng)
     perception = Perception(registry, radius_px=PERCEPTION_RADIUS_PX)
     return town, registry, world, perception

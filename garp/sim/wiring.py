@@ -8,8 +8,10 @@ the town (map, objects, world, perception) and one AgentMind per cast member.
 from __future__ import annotations
 
 import os
+import random
 import sys
 import threading
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
@@ -18,10 +20,18 @@ from garp import paths
 from garp.errors import GarpError
 from garp.eventlog import EventLog
 from garp.mind.agent import AgentMind
+from garp.mind.factory import make_mind
 from garp.mind.persona import Persona, load_personas
+from garp.mind.relationships import SceneHooks as RelHooks
 from garp.recovery import memory_logger
 from garp.scenario.loader import load_scenario
 from garp.scenario.schema import Scenario
+from garp.sim.deferred import DeferredLog
+from garp.sim.pipeline import Brain
+from garp.sim.services import Services
+from garp.sim.simulation import Simulation
+from garp.sim.town_setup import load_town
+from garp.world.clock import GameClock, LockstepClock
 
 # --- tunables ---------------------------------------------------------------------------
 EMBED_LRU_ROOM = 800  # seed texts pre-embedded in one batch (the embedder keeps 1,000, Table II)
@@ -47,6 +57,14 @@ class CallSink:
             taken = [r for r in self._records if agents is None or r.agent in agents]
             self._records = [r for r in self._records if not (agents is None or r.agent in agents)]
         return sorted(taken, key=lambda r: (r.game_time, r.agent, r.function, r.raw))
+
+
+def fork_rng(rng: random.Random) -> random.Random:
+    """A generator that starts where `rng` is now: the world's draws stay those of a fresh
+    `Random(seed)` (recorded runs replay) without consuming the simulation's."""
+    fork = random.Random()
+    fork.setstate(rng.getstate())
+    return fork
 
 
 def _opt(args: Any, name: str, default: Any = None) -> Any:
@@ -131,27 +149,15 @@ def _silent(stage: str, detail: str = "") -> None:
 
 
 def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool | None = None,
-          backend: Any = None, embedder: Any = None, progress: Callable[[str, str], None] = _silent):
+          backend: Any = None, embedder: Any = None, progress: Callable[[str, str], None] = _silent) -> Simulation:
     """Everything `garp play`, `garp run` and `garp check` need, wired together.
     `progress(stage, detail)` hears each loading stage (map, model, embedder, memories, start)
     as it begins, so a window can say what is happening."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from garp.engine.scheduler import InferenceScheduler
-    from garp.mind.emotion import EmotionSystem
-    from garp.mind.memory import AgentMemory
-    from garp.mind.relationships import Relationships, SceneHooks as RelHooks
-    from garp.sim.pipeline import Brain
-    from garp.sim.services import Services
-    from garp.sim.simulation import Simulation
-    from garp.sim.town_setup import load_town
-
     scenario = scenario_name_or_path if isinstance(scenario_name_or_path, Scenario) else load_scenario(scenario_name_or_path)
     lockstep = bool(_opt(args, "headless", False)) if lockstep is None else lockstep
-    seed = int(_opt(args, "seed", 0))
-    traits_choice = _opt(args, "trait")
-    switches = switches_for(scenario, args)
     tp = scenario.temperament_prompt
-    if tp is not None and lockstep and traits_choice is None:  # fail before loading any model
+    if tp is not None and lockstep and _opt(args, "trait") is None:  # fail before loading any model
         raise GarpError(f"scenario {scenario.name}: a headless run needs the temperament; "
                         f"pass --trait with one of: {', '.join(tp.choices)}")
     run_dir = run_dir_for(scenario, args)
@@ -160,68 +166,7 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
     log = EventLog(run_dir / "events.jsonl")
     closers: list[Any] = []
     try:
-        progress("map", scenario.map)
-        town, registry, world, perception = load_town(scenario.map, log, seed)
-        start = datetime.combine(scenario.start_date, datetime.strptime(scenario.start_time, "%H:%M").time())
-        clock = _clock(start, scenario, lockstep, _opt(args, "speed"))
-        progress("model", _opt(args, "server") or _opt(args, "model") or "the bundled model")
-        if backend is None:
-            from garp.engine.backends import backend_from_args
-            backend = backend_from_args(args, seed)
-            closers.append(backend.close)
-        cache = cache_for(args, backend.model_id, run_dir)
-        closers.append(cache.close)
-        report_cache_repair(cache, log, clock.t)
-        sink = CallSink()
-        scheduler = InferenceScheduler(backend, cache=cache, recorder=sink, seed=seed).start()
-        closers.append(scheduler.stop)
-        progress("embedder", "all-MiniLM-L6-v2")
-        if embedder is None:
-            from garp.engine.embedder import Embedder
-            embedder = Embedder()
-            closers.append(embedder.close)
-        from garp.engine.memory_store import MemoryStore
-        store = MemoryStore(run_dir / "memory")
-        closers.append(store.close)
-        store.on_add = memory_logger(log)  # the log records every memory (crash recovery reads it)
-        personas = personas_for(scenario, traits_choice)
-        rel_hooks = RelHooks()
-        for h in scenario.hooks:
-            if h.name == "apology_floor":  # scoped to the scene's agents, with its own floor
-                rel_hooks.add(scenario.name, "apology_floor", agents=h.agents or None, **h.params)
-        minds: dict[str, AgentMind] = {}
-        # One embedding call for every persona seed fills the embedder's LRU (IV-B amortisation).
-        embedder.embed([m.text for p in personas.values() for m in p.seed_memories][:EMBED_LRU_ROOM])
-        for i, (name, persona) in enumerate(personas.items()):
-            progress("memories", f"{name} ({i + 1} of {len(personas)})")
-            mind = AgentMind(persona, needs_enabled=switches["needs"])
-            mind.emotion = EmotionSystem.for_persona(persona, enabled=switches["emotions"], t=clock.t)
-            mind.mood = {"label": mind.emotion.current.label, "valence": mind.emotion.current.valence,
-                         "intensity": mind.emotion.current.intensity, "text": mind.emotion.describe()}
-            mind.relationships = Relationships(name, mind.personality, rel_hooks)
-            mind.relationships.seed(persona)
-            mind.needs.values.update(scenario.start_needs.get(name, {}))
-            mind.memory = AgentMemory(name, store, embedder, scheduler, personality_text=mind.personality.personality_text,
-                                      score_inline=lockstep)
-            mind.memory.seed(persona, clock.t)  # before the loop starts: a sync embed never blocks it
-            minds[name] = mind
-        _preseed_relationships(scenario, minds, clock.t)
-        for name in scenario.cast:
-            place = scenario.start_places.get(name, personas[name].home)
-            world.add_agent(name, place)
-        progress("start", "what the objects offer, the characters in their places")
-        known_places = sorted(town.places)
-        brain = Brain(scenario=scenario, scheduler=scheduler, embedder=embedder, minds=minds, log=None,
-                      known_places=known_places, switches=switches, homes={n: p.home for n, p in personas.items()},
-                      rel_hooks=rel_hooks, sequential=lockstep)
-        # Affordance embeddings once per scene, one batch, shared by every agent (III-A8, Table II).
-        brain.affordances.vectors(sorted({a.description for o in registry for a in o.affordances}))
-        services = Services(scenario=scenario, log=log, world=world, clock=clock, scheduler=scheduler,
-                            embedder=embedder, store=store, minds=minds, perception=perception, brain=brain,
-                            switches=switches, calls=sink, closers=closers, run_dir=run_dir)
-        sim = Simulation(scenario, services, lockstep=lockstep, seed=seed, traits_choice=traits_choice)
-        brain.log = sim.deferred
-        return sim
+        return _assemble(scenario, args, lockstep, run_dir, log, closers, backend, embedder, progress)
     except BaseException:
         for c in reversed(closers):
             try:
@@ -232,8 +177,100 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
         raise
 
 
-def _clock(start: datetime, scenario: Scenario, lockstep: bool, speed: float | None):
-    from garp.world.clock import GameClock, LockstepClock
+@dataclass
+class _Engine:
+    """The model, embedding and memory machinery of one run."""
+
+    scheduler: Any
+    calls: CallSink
+    embedder: Any
+    store: Any
+
+
+def _assemble(scenario: Scenario, args: Any, lockstep: bool, run_dir: Path, log: EventLog, closers: list[Any],
+              backend: Any, embedder: Any, progress: Callable[[str, str], None]) -> Simulation:
+    """The town, the engine, the minds and the Brain; `closers` collects what must be closed."""
+    seed = int(_opt(args, "seed", 0))
+    rng = random.Random(seed)  # the run's one RNG; the world draws from a fork taken now
+    progress("map", scenario.map)
+    town, registry, world, perception = load_town(scenario.map, log, fork_rng(rng))
+    clock = _clock(scenario, lockstep, _opt(args, "speed"))
+    progress("model", _opt(args, "server") or _opt(args, "model") or "the bundled model")
+    engine = _engine(args, run_dir, seed, closers, backend, embedder, log, clock.t, progress)
+    switches = switches_for(scenario, args)
+    personas = personas_for(scenario, _opt(args, "trait"))
+    rel_hooks = _relationship_hooks(scenario)
+    minds = _minds(scenario, personas, engine, clock.t, switches, rel_hooks, lockstep, progress)
+    for name in scenario.cast:
+        world.add_agent(name, scenario.start_places.get(name, personas[name].home))
+    progress("start", "what the objects offer, the characters in their places")
+    deferred, known_places = DeferredLog(log), sorted(town.places)
+    brain = Brain(scenario=scenario, scheduler=engine.scheduler, embedder=engine.embedder, clock=clock, minds=minds,
+                  log=deferred, known_places=known_places, switches=switches,
+                  homes={n: p.home for n, p in personas.items()}, rel_hooks=rel_hooks, sequential=lockstep)
+    # Affordance embeddings once per scene, one batch, shared by every agent (III-A8, Table II).
+    brain.affordances.vectors(sorted({a.description for o in registry for a in o.affordances}))
+    services = Services(scenario=scenario, log=log, deferred=deferred, world=world, clock=clock,
+                        scheduler=engine.scheduler, embedder=engine.embedder, store=engine.store, minds=minds,
+                        perception=perception, brain=brain, known_places=known_places, switches=switches,
+                        calls=engine.calls, closers=closers, run_dir=run_dir)
+    return Simulation(scenario, services, lockstep=lockstep, rng=rng, seed=seed, traits_choice=_opt(args, "trait"))
+
+
+def _engine(args: Any, run_dir: Path, seed: int, closers: list[Any], backend: Any, embedder: Any, log: EventLog,
+            t: float, progress: Callable[[str, str], None]) -> _Engine:
+    """The model backend (unless given), its reply cache and scheduler, the embedder (unless given),
+    the store (every memory it adds is logged: crash recovery reads the log)."""
+    from garp.engine.memory_store import MemoryStore
+    from garp.engine.scheduler import InferenceScheduler
+    if backend is None:
+        from garp.engine.backends import backend_from_args
+        backend = backend_from_args(args, seed)
+        closers.append(backend.close)
+    cache = cache_for(args, backend.model_id, run_dir)
+    closers.append(cache.close)
+    report_cache_repair(cache, log, t)
+    sink = CallSink()
+    scheduler = InferenceScheduler(backend, cache=cache, recorder=sink, seed=seed).start()
+    closers.append(scheduler.stop)
+    progress("embedder", "all-MiniLM-L6-v2")
+    if embedder is None:
+        from garp.engine.embedder import Embedder
+        embedder = Embedder()
+        closers.append(embedder.close)
+    store = MemoryStore(run_dir / "memory")
+    closers.append(store.close)
+    store.on_add = memory_logger(log)
+    return _Engine(scheduler, sink, embedder, store)
+
+
+def _relationship_hooks(scenario: Scenario) -> RelHooks:
+    rel_hooks = RelHooks()
+    for h in scenario.hooks:
+        if h.name == "apology_floor":  # scoped to the scene's agents, with its own floor
+            rel_hooks.add(scenario.name, "apology_floor", agents=h.agents or None, **h.params)
+    return rel_hooks
+
+
+def _minds(scenario: Scenario, personas: dict[str, Persona], engine: _Engine, t: float, switches: dict[str, bool],
+           rel_hooks: RelHooks, lockstep: bool, progress: Callable[[str, str], None]) -> dict[str, AgentMind]:
+    """One mind per cast member, every pair acquainted, mirrors filled in."""
+    # One embedding call for every persona seed fills the embedder's LRU (IV-B amortisation).
+    engine.embedder.embed([m.text for p in personas.values() for m in p.seed_memories][:EMBED_LRU_ROOM])
+    minds: dict[str, AgentMind] = {}
+    for i, (name, persona) in enumerate(personas.items()):
+        progress("memories", f"{name} ({i + 1} of {len(personas)})")
+        minds[name] = make_mind(persona, store=engine.store, embedder=engine.embedder, scheduler=engine.scheduler,
+                                t=t, needs=switches["needs"], emotions=switches["emotions"], rel_hooks=rel_hooks,
+                                score_inline=lockstep, start_needs=scenario.start_needs.get(name, {}))
+    _preseed_relationships(scenario, minds, t)
+    for mind in minds.values():
+        mind.refresh_mirrors()
+    return minds
+
+
+def _clock(scenario: Scenario, lockstep: bool, speed: float | None) -> GameClock:
+    start = datetime.combine(scenario.start_date, datetime.strptime(scenario.start_time, "%H:%M").time())
     speed = float(speed or scenario.clock_speed)
     if lockstep:
         return LockstepClock(start, step_s=scenario.step_seconds, speed=speed)

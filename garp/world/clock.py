@@ -10,6 +10,7 @@ import bisect
 from datetime import datetime, timedelta
 
 from garp.errors import GarpError
+from garp.units import DAY_S
 
 # --- tunables -----------------------------------------------------------------------------
 # Default speed: game seconds per wall second; 300× = one wall-second is five game-minutes
@@ -20,7 +21,6 @@ DEFAULT_SPEED = 300.0
 SPEED_LADDER: tuple[float, ...] = (15.0, 30.0, 60.0, 75.0, 150.0, 300.0, 600.0, 1200.0, 3000.0)
 # Lockstep step: game seconds advanced per headless step.
 DEFAULT_STEP_S = 60.0
-SECONDS_PER_DAY = 86400.0
 
 
 def _check_speed(speed: float) -> float:
@@ -101,14 +101,14 @@ class _ClockBase:
 
     def day_index(self, t: float | None = None) -> int:
         """0 on the start date, 1 the day after, ..."""
-        return int(self._t(t) // SECONDS_PER_DAY)
+        return int(self._t(t) // DAY_S)
 
     def time_of_day_s(self, t: float | None = None) -> float:
-        return self._t(t) % SECONDS_PER_DAY
+        return self._t(t) % DAY_S
 
     def day_start(self, t: float | None = None) -> float:
         """Game time of the midnight that starts the day containing `t`."""
-        return self.day_index(t) * SECONDS_PER_DAY
+        return self.day_index(t) * DAY_S
 
     def hhmm(self, t: float | None = None) -> str:
         minutes = int(self.time_of_day_s(t) // 60)

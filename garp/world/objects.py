@@ -328,9 +328,6 @@ class ObjectRegistry:
         """Back to idle with no users (e.g. at the start of a scenario)."""
         self.set_state(object_id, IDLE, t)
 
-    def users_of(self, user: str) -> list[WorldObject]:
-        return [o for o in self._objects.values() if user in o.users]
-
 
 def relief_rate(aff: Affordance, need: str) -> float:
     """Per game-minute reduction of `need` while doing `aff` (its total spread over the duration)."""

@@ -83,12 +83,7 @@ def _astar(g: _Grid, start: int, goal: int, blocked: set[int]) -> list[int] | No
     while heap:
         _, neg, cur = pop(heap)
         if cur == goal:
-            path = [cur]
-            while cur != start:
-                cur = came[cur]
-                path.append(cur)
-            path.reverse()
-            return path
+            return _walk_back(came, start, goal)
         if closed[cur]:
             continue
         closed[cur] = 1
@@ -108,6 +103,17 @@ def _astar(g: _Grid, start: int, goal: int, blocked: set[int]) -> list[int] | No
                     dy = -dy
                 push(heap, (nc + dx + dy + k * (dx if dx < dy else dy), -nc, nxt))
     return None
+
+
+def _walk_back(came: list[int], start: int, goal: int) -> list[int]:
+    """The path A* found, from `start` to `goal`."""
+    path = [goal]
+    cur = goal
+    while cur != start:
+        cur = came[cur]
+        path.append(cur)
+    path.reverse()
+    return path
 
 
 def find_path(walkable: np.ndarray, start: Tile, goal: Tile, blocked: frozenset[Tile] = frozenset()) -> list[Tile] | None:
@@ -186,7 +192,3 @@ def path_length(path: list[Tile]) -> float:
         total += SQRT2 if ax != bx and ay != by else 1.0
     return total
 
-
-def clear_caches() -> None:
-    _grids.clear()
-    _paths.clear()

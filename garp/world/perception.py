@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from garp.errors import GarpError
+from garp.units import TILE_PX
 from garp.world.objects import ObjectRegistry, WorldObject
 
 Tile = tuple[int, int]
 
 # --- tunables -----------------------------------------------------------------------------
-TILE_PX = 32  # map tile size in px (ARCHITECTURE conventions)
 # Perception radius in px: 8 tiles. The paper's radius is configurable (III-A7); its
 # affordance filter starts at 300 px (III-A8), so a room and the doorway are in view.
 DEFAULT_RADIUS_PX = 256.0

@@ -1,7 +1,7 @@
 """The town map: a Tiled `.tmx` file -> walkability grid, places, rooms, doors, object placements.
 
-Simulation loads the map headless (`pytmx.TiledMap` without images). The renderer asks
-for images separately (`load_images`, `render_static`), which needs pygame.
+Simulation loads the map headless (`pytmx.TiledMap` without images); the game's renderer
+loads the images itself (garp.game.renderer), so nothing here needs pygame.
 
 Map conventions (what a designer puts in Tiled):
 - tile layers `ground`, `walls`, `decoration`; a tile with the bool property
@@ -29,13 +29,12 @@ import numpy as np
 
 from garp.errors import GarpError
 from garp.paths import ASSETS
+from garp.units import TILE_PX
 from garp.world.objects import ObjectRegistry, ObjectType, WorldObject, load_object_types
 from garp.world.pathfinding import nearest_walkable
 
-TILE = 32  # px per tile (ARCHITECTURE conventions)
 PLACE_KINDS = ("home", "cafe", "school", "library", "park", "shop", "workplace")
 DEFAULT_OBJECT_TYPES = ASSETS / "objects.json"
-TILE_LAYERS = ("ground", "walls", "decoration")
 
 Tile = tuple[int, int]
 
@@ -73,7 +72,7 @@ class Place:
 
     def tile_rect(self) -> tuple[int, int, int, int]:
         x, y, w, h = self.rect
-        return (int(x) // TILE, int(y) // TILE, max(1, int(round(w / TILE))), max(1, int(round(h / TILE))))
+        return (int(x) // TILE_PX, int(y) // TILE_PX, max(1, int(round(w / TILE_PX))), max(1, int(round(h / TILE_PX))))
 
     def random_tile(self, rng: random.Random) -> Tile:
         return rng.choice(self.tiles) if self.tiles else self.entrance
@@ -100,9 +99,8 @@ class TownMap:
         self.path = Path(path)
         self.tmx = tmx
         self.types = types
-        self.tile_size = TILE
+        self.tile_size = TILE_PX
         self.width, self.height = int(tmx.width), int(tmx.height)
-        self._images = None
 
     # ------------------------------------------------------------------ loading
     @classmethod
@@ -120,8 +118,8 @@ class TownMap:
         except Exception as e:  # pytmx raises bare Exceptions for missing tilesets and bad XML
             raise GarpError(f"{path}: cannot read the Tiled map: {e}") from None
         town = cls(path, tmx, types)
-        if town.tmx.tilewidth != TILE or town.tmx.tileheight != TILE:
-            raise GarpError(f"{path}: tiles are {tmx.tilewidth}x{tmx.tileheight} px; allowed: {TILE}x{TILE}")
+        if town.tmx.tilewidth != TILE_PX or town.tmx.tileheight != TILE_PX:
+            raise GarpError(f"{path}: tiles are {tmx.tilewidth}x{tmx.tileheight} px; allowed: {TILE_PX}x{TILE_PX}")
         town._check_images()
         town._build()
         return town
@@ -183,11 +181,11 @@ class TownMap:
                 raise GarpError(f"{self.path}: {label} in layer 'objects' has no type; set its class to one of: {', '.join(sorted(self.types))}")
             if tid not in self.types:
                 raise GarpError(f"{self.path}: {label} has unknown object type '{tid}'; known types: {', '.join(sorted(self.types))}")
-            tx, ty = int(math.floor(o.x / TILE + 1e-6)), int(math.floor(o.y / TILE + 1e-6))
+            tx, ty = int(math.floor(o.x / TILE_PX + 1e-6)), int(math.floor(o.y / TILE_PX + 1e-6))
             size = self.types[tid].size
             if tx < 0 or ty < 0 or tx + size[0] > self.width or ty + size[1] > self.height:
                 raise GarpError(f"{self.path}: {label} (type '{tid}') at pixel ({o.x:g}, {o.y:g}) is outside the map "
-                                f"({self.width}x{self.height} tiles of {TILE} px)")
+                                f"({self.width}x{self.height} tiles of {TILE_PX} px)")
             owner = o.properties.get("owner") or None
             out.append(ObjectPlacement(int(o.id), tid, o.name or self.types[tid].name, (tx, ty), size, owner))
         return out
@@ -218,7 +216,7 @@ class TownMap:
         self.doors: list[tuple[str, Tile]] = []
         for o in self._objects_layer("doors"):
             bname = o.properties.get("building", "")
-            tile = (int(o.x) // TILE, int(o.y) // TILE)
+            tile = (int(o.x) // TILE_PX, int(o.y) // TILE_PX)
             self.doors.append((bname, tile))
             if bname in self.places:
                 self.places[bname].door = tile
@@ -253,17 +251,17 @@ class TownMap:
             if inside:  # rooms: the tile nearest the building's door
                 return min(inside, key=lambda t: ((t[0] - door[0]) ** 2 + (t[1] - door[1]) ** 2, t))
         cx, cy = p.center
-        target = (int(cx) // TILE, int(cy) // TILE)
+        target = (int(cx) // TILE_PX, int(cy) // TILE_PX)
         if inside:
             return min(inside, key=lambda t: ((t[0] - target[0]) ** 2 + (t[1] - target[1]) ** 2, t))
         return nearest_walkable(self.walkable, target) or target
 
     # ------------------------------------------------------------------ queries
     def tile_of(self, x: float, y: float) -> Tile:
-        return (int(x) // TILE, int(y) // TILE)
+        return (int(x) // TILE_PX, int(y) // TILE_PX)
 
     def tile_center(self, tile: Tile) -> tuple[float, float]:
-        return (tile[0] * TILE + TILE / 2, tile[1] * TILE + TILE / 2)
+        return (tile[0] * TILE_PX + TILE_PX / 2, tile[1] * TILE_PX + TILE_PX / 2)
 
     def in_bounds(self, tile: Tile) -> bool:
         return 0 <= tile[0] < self.width and 0 <= tile[1] < self.height
@@ -316,8 +314,8 @@ class TownMap:
             if p.type not in types:
                 raise GarpError(f"{self.path}: object {p.map_id} '{p.name}' has unknown object type '{p.type}'; known types: {', '.join(sorted(types))}")
             kind = types[p.type]
-            cx = (p.tile[0] + kind.size[0] / 2) * TILE
-            cy = (p.tile[1] + kind.size[1] / 2) * TILE
+            cx = (p.tile[0] + kind.size[0] / 2) * TILE_PX
+            cy = (p.tile[1] + kind.size[1] / 2) * TILE_PX
             building = self.building_at(cx, cy)
             room = self.place_at(cx, cy)
             bname = building.name if building else ""
@@ -346,44 +344,3 @@ class TownMap:
         if ring:
             return min(ring)[3]
         return nearest_walkable(self.walkable, foot[0])
-
-    # ------------------------------------------------------------------ rendering (needs pygame)
-    def load_images(self):
-        """The same map with pygame images (call after pygame.display.set_mode)."""
-        if self._images is None:
-            from pytmx.util_pygame import load_pygame
-
-            try:
-                self._images = load_pygame(str(self.path))
-            except Exception as e:
-                raise GarpError(f"{self.path}: cannot load the map's images: {e}") from None
-        return self._images
-
-    def render_layers(self) -> list:
-        """Tile layers with images, in drawing order (ground, walls, decoration)."""
-        import pytmx
-
-        tmx = self.load_images()
-        return [layer for layer in tmx.visible_layers if isinstance(layer, pytmx.TiledTileLayer)]
-
-    def object_images(self) -> dict[int, object]:
-        """Map object id (Tiled) -> pygame Surface of its sprite."""
-        tmx = self.load_images()
-        out = {}
-        for layer in tmx.layers:
-            if getattr(layer, "name", "") == "objects":
-                for o in layer:
-                    if o.gid:
-                        out[int(o.id)] = o.image
-        return out
-
-    def render_static(self, layers: tuple[str, ...] = TILE_LAYERS):
-        """One surface with the given tile layers drawn (the renderer blits a camera window of it)."""
-        import pygame
-
-        surface = pygame.Surface((self.width * TILE, self.height * TILE)).convert()
-        for layer in self.render_layers():
-            if layer.name in layers:
-                for x, y, img in layer.tiles():
-                    surface.blit(img, (x * TILE, y * TILE))
-        return surface

@@ -14,13 +14,13 @@ from typing import Any
 
 from garp.errors import GarpError
 from garp.eventlog import EventLog
+from garp.units import TILE_PX
 from garp.world.objects import ObjectRegistry
 from garp.world.pathfinding import find_path, nearest_walkable
 
 Tile = tuple[int, int]
 
 # --- tunables -----------------------------------------------------------------------------
-TILE_PX = 32  # map tile size in px (ARCHITECTURE conventions)
 # Walking speed: 2 tiles per game-minute = 64 px / 60 game-s (III intro: continuous movement).
 WALK_SPEED_PX_S = 2 * TILE_PX / 60.0
 # How close (px, centre to centre) a body must be to an object to use it: within ~1.5 tiles of
@@ -75,12 +75,12 @@ def tile_center(tile: Tile) -> tuple[float, float]:
 class World:
     """Bodies, movement along A* paths, dynamic obstacles and object use."""
 
-    def __init__(self, town: Any, registry: ObjectRegistry, log: EventLog | None = None,
-                 rng: random.Random | None = None) -> None:
+    def __init__(self, town: Any, registry: ObjectRegistry, log: EventLog | None,
+                 rng: random.Random) -> None:
         self.town = town
         self.objects = registry
         self.log = log
-        self.rng = rng or random.Random(0)
+        self.rng = rng  # the run's (garp.sim.wiring): where a new body stands in its place
         self.bodies: dict[str, Body] = {}
         self.blocked: set[Tile] = set()
         self.t = 0.0
@@ -332,11 +332,6 @@ class World:
         body.activity = "idle"
         self._emit("action_end", name, t, object=object_id, verb=verb, place=body.place,
                    completed=completed)
-
-    def set_object_state(self, object_id: str, state: str, t: float) -> bool:
-        """Force an object's observable state (e.g. a scenario breaks the stove)."""
-        self._object(object_id)
-        return self.objects.set_state(object_id, state, t)
 
     def _on_object_state(self, obj: Any, old: str, new: str, t: float) -> None:
         """Every object change, from any writer, goes to the log and the step's events."""

@@ -67,9 +67,9 @@ class InterviewTab(Tab):
             try:
                 result = ex.future.result()
                 ex.answer = str(vm.attr(result, "answer", default=result))
-                ex.question = str(vm.attr(result, "question", default=ex.question)) or ex.question  # as cleaned
-                ex.notice = str(vm.attr(result, "notice", default="") or "")
-                ex.memories = vm.retrieved_rows(vm.attr(result, "memories", "retrieved", default=[]))
+                ex.question = result.question or ex.question  # as cleaned
+                ex.notice = result.notice
+                ex.memories = vm.retrieved_rows(result.memories)
             except Exception as err:
                 ex.error = f"The interview failed: {err}"
             self.refresh()

@@ -140,7 +140,6 @@ class RowList:
     def _draw_row(self, surface, row: Row, r: pygame.Rect, wrapped: list, text: T.Text) -> None:
         x = r.x + PAD + row.indent * 16
         inner_w = r.right - PAD - x
-        color = row.color or T.FG
         if row.kind == "bar":
             self._draw_bar(surface, row, r, x, inner_w, text)
         elif row.kind == "spark":
@@ -150,28 +149,36 @@ class RowList:
         elif row.kind == "slider":
             self._draw_slider(surface, row, pygame.Rect(x, r.y, inner_w, SLIDER_H), text)
         elif row.kind == "buttons":
-            bx = x
-            for b in row.buttons:
-                surf = text.render(b.label, FONT, T.BG if b.active else T.FG)
-                br = pygame.Rect(bx, r.y + 3, surf.get_width() + 16, r.height - 6)
-                pygame.draw.rect(surface, T.ACCENT if b.active else T.BG_HI, br, border_radius=4)
-                surface.blit(surf, (br.x + 8, br.y + (br.height - surf.get_height()) // 2))
-                self._hits.append((br, row, b))
-                bx = br.right + 6
+            self._draw_buttons(surface, row, r, x, text)
         else:
-            size = HEADING if row.kind == "heading" else (SMALL if row.kind == "mono" else FONT)
-            if row.kind == "block":
-                pygame.draw.rect(surface, T.BG_HI if row.mark else T.BG_ALT, (x, r.y + 2, inner_w, r.height - 4),
-                                 border_radius=4)
-                pygame.draw.rect(surface, row.color or T.ACCENT, (x, r.y + 2, 5, r.height - 4))
-                x += 12
-            ty = r.y + (5 if row.kind in ("heading", "block") else 2)
-            base = T.FG if row.kind == "block" else (color if row.kind != "heading" else T.ACCENT)
-            for line, line_color in wrapped:
-                surface.blit(text.render(line, size, line_color or base, row.kind == "heading"), (x, ty))
-                ty += text.line_height(size, row.kind == "heading")
-            if row.action is not None:
-                self._hits.append((r, row, None))
+            self._draw_text(surface, row, r, x, inner_w, wrapped, text)
+
+    def _draw_buttons(self, surface, row: Row, r: pygame.Rect, x: int, text: T.Text) -> None:
+        bx = x
+        for b in row.buttons:
+            surf = text.render(b.label, FONT, T.BG if b.active else T.FG)
+            br = pygame.Rect(bx, r.y + 3, surf.get_width() + 16, r.height - 6)
+            pygame.draw.rect(surface, T.ACCENT if b.active else T.BG_HI, br, border_radius=4)
+            surface.blit(surf, (br.x + 8, br.y + (br.height - surf.get_height()) // 2))
+            self._hits.append((br, row, b))
+            bx = br.right + 6
+
+    def _draw_text(self, surface, row: Row, r: pygame.Rect, x: int, inner_w: int, wrapped: list,
+                   text: T.Text) -> None:
+        """Text rows: plain, heading, mono, or a block with a coloured edge."""
+        size = HEADING if row.kind == "heading" else (SMALL if row.kind == "mono" else FONT)
+        if row.kind == "block":
+            pygame.draw.rect(surface, T.BG_HI if row.mark else T.BG_ALT, (x, r.y + 2, inner_w, r.height - 4),
+                             border_radius=4)
+            pygame.draw.rect(surface, row.color or T.ACCENT, (x, r.y + 2, 5, r.height - 4))
+            x += 12
+        ty = r.y + (5 if row.kind in ("heading", "block") else 2)
+        base = T.FG if row.kind == "block" else ((row.color or T.FG) if row.kind != "heading" else T.ACCENT)
+        for line, line_color in wrapped:
+            surface.blit(text.render(line, size, line_color or base, row.kind == "heading"), (x, ty))
+            ty += text.line_height(size, row.kind == "heading")
+        if row.action is not None:
+            self._hits.append((r, row, None))
 
     def _draw_bar(self, surface, row: Row, r: pygame.Rect, x: int, inner_w: int, text: T.Text) -> None:
         """A need, trust or valence bar; a signed one grows from the middle."""
