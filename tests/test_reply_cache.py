@@ -80,6 +80,7 @@ import time  # noqa: E402
 import types  # noqa: E402
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer  # noqa: E402
 
+from garp.engine import servers  # noqa: E402
 from garp.engine.backends import OpenAIHTTPBackend  # noqa: E402
 from garp.engine.reply_cache import REJECTED  # noqa: E402
 from garp.eventlog import EventLog  # noqa: E402
@@ -138,7 +139,8 @@ def late(i: int) -> bool:
 
 class JunkServer:
     """An OpenAI-compatible server on 127.0.0.1 that answers call i with junk_reply(i), or a
-    valid answer too late for a client that waits IMPATIENT_S."""
+    valid answer too late for a client that waits IMPATIENT_S. Like a real server it answers
+    GET /models and the pool's structured-output probe (neither counts as a call)."""
 
     def __init__(self):
         self.valid_texts: set[str] = set()
@@ -149,9 +151,28 @@ class JunkServer:
             def log_message(self, *a):
                 pass
 
+            def do_GET(self):
+                self._send(200, json.dumps({"data": [{"id": "default"}]}))
+
+            def _send(self, status, body):
+                data = body.encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except OSError:  # a late answer to a client that timed out
+                    pass
+
             def do_POST(self):
                 request = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-                choosing = request["response_format"]["schema"]["title"] == "choose.Choice"
+                form = request["response_format"]
+                title = (form.get("schema") or form["json_schema"]["schema"])["title"]
+                if title == servers.PROBE_SCHEMA["title"]:
+                    self._send(200, chat(json.dumps({"probe": servers.PROBE_VALUE})))
+                    return
+                choosing = title == "choose.Choice"
                 i = outer.served
                 outer.served += 1
                 status, body, valid = junk_reply(i, choosing)
@@ -164,15 +185,7 @@ class JunkServer:
                 outer.valid_served += valid
                 if valid:
                     outer.valid_texts.add(json.loads(body)["choices"][0]["message"]["content"])
-                data = body.encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except OSError:  # a late answer to a client that timed out
-                    pass
+                self._send(status, body)
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
@@ -183,14 +196,25 @@ class JunkServer:
         self.httpd.server_close()
 
 
+def wait_until_up(*pools, timeout_s: float = 10.0) -> None:
+    """A failed call takes the server out of its pool until the prober brings it back; the
+    next call waits for that, so every one of the calls reaches the junk server."""
+    end = time.monotonic() + timeout_s
+    while not all(e.up for pool in pools for e in pool.endpoints):
+        assert time.monotonic() < end, "the pool's prober did not bring the junk server back"
+        time.sleep(0.005)
+
+
 def test_junk_server_never_poisons_the_live_cache(tmp_path, monkeypatch):
     monkeypatch.setattr(wiring, "LOCAL_REPLIES", tmp_path / "replies")
+    monkeypatch.setattr(servers, "PROBE_BACKOFF_S", 0.01)
     server = JunkServer()
     patient = OpenAIHTTPBackend(server.url, retries=0, timeout_s=5)
     impatient = OpenAIHTTPBackend(server.url, retries=0, timeout_s=IMPATIENT_S)  # same server, same cache
     cache = wiring.cache_for(types.SimpleNamespace(), patient.model_id, tmp_path)
     try:
         for i in range(1000):
+            wait_until_up(patient, impatient)
             backend = impatient if late(i) else patient
             if i % 3:
                 _, rec = run_function(Picky(), {"name": f"Tom {i}"}, backend, agent="Ana", cache=cache)
