@@ -204,7 +204,8 @@ class Brain:
         await self._lookahead(mind, planner, t, job.asked_t)
         node = self._plan_node(planner, t, job.body.place)
         plan_item = node.description if node else "free time"
-        goal = goal_text(plan_item, node.place if node else None) + (f". {job.needs.urgent}" if job.needs.urgent else "")
+        urgent = f". {job.needs.urgent}" if job.needs.urgent else ""
+        goal = goal_text(plan_item, node.place if node else None) + urgent
         # however the plan changed, its new goals and this decision's goal go in one batch (IV-B)
         leaves = [goal_text(n.description, n.place) for n in planner.tree.leaves()] if planner.tree else []
         goal_vec = (await self.embedder.aembed(leaves + [goal]))[-1]
