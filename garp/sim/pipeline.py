@@ -104,8 +104,8 @@ class Brain:
         return SetPlan(agent=name, tree=tree.model_copy(deep=True), day=tree.day, serial=self._serial(name))
 
     def _serial(self, name: str) -> int:
-        """A number per plan tree the planner has made, so a copy of an older tree never
-        overwrites the main thread's plan with a newer tree it has not been handed."""
+        """A number per plan tree the planner has made, so a mirror of a tree the main thread was
+        never handed (its SetPlan was dropped as stale) does not replace the plan it has."""
         tree = self.planners[name].tree
         serial, numbered = self._trees.get(name, (0, None))
         if tree is not numbered:
