@@ -111,15 +111,14 @@ def test_free_time_that_is_ending_offers_no_novel_places_for_the_next_block():
     no public place is offered then (seen: a host sent to a library armchair to 'sleep')."""
     import types
 
-    from garp.sim.messages import BodySnapshot, DecideJob, NeedsSnapshot
+    from garp.sim.messages import BodySnapshot, DecideJob
     from garp.sim.pipeline import Brain
     tree = _evening()
     curious = types.SimpleNamespace(personality=types.SimpleNamespace(axis_values=lambda: {"novelty": 0.75}),
                                     persona=types.SimpleNamespace(home=HOME))
     library = types.SimpleNamespace(place="Town Library")
     p = DecideJob(agent="Mika", asked_t=22.7 * H, due_t=22.7 * H, objects=(library,),
-                  body=BodySnapshot(x=0.0, y=0.0, place="Ren's House", room=None),
-                  needs=NeedsSnapshot(values={}, rates={}, urgent="", summary=""), current="relaxing", using=None,
+                  body=BodySnapshot(x=0.0, y=0.0, place="Ren's House", room=None), needs=None, current="", using=None,
                   guest_at=None, friend_out=False, company_rooms=(), visited=("Ren's House",))
     sleep, relax = tree.current(23.5 * H), tree.current(21 * H)
     assert Brain._novel_objects(curious, tree, sleep, 22.7 * H, p) == []

@@ -8,8 +8,9 @@ the inspector) and the flags the simulation uses (busy, booked, interviewed).
 Who writes what: the main thread owns needs, activity, flags, the plan copy and the mirrors
 (`mood`, `emotion_view`, `relationship_view`, `commitment_view`); the cognition thread owns
 memory, emotion, relationships and the commitment book, and reaches the main thread only
-through commands (garp.sim.messages). Build a mind with garp.mind.factory.make_mind. `to_dict`/`from_dict` round-trip the state for save and restore
-(memories live in the run's MemoryStore, not here).
+through commands (garp.sim.messages). Build a mind with garp.mind.factory.make_mind.
+`to_dict`/`from_dict` round-trip the state for save and restore (memories live in the run's
+MemoryStore, not here).
 """
 
 from __future__ import annotations

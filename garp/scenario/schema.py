@@ -266,7 +266,8 @@ class Scenario(_Strict):
         for who, levels in self.start_needs.items():
             for need, v in levels.items():
                 if need not in NEED_NAMES or not 0.0 <= v <= 1.0:
-                    raise ValueError(f"start_needs.{who}.{need}: must be one of {', '.join(NEED_NAMES)} with a level 0..1 (got {v})")
+                    raise ValueError(f"start_needs.{who}.{need}: must be one of {', '.join(NEED_NAMES)} "
+                                     f"with a level 0..1 (got {v})")
         named += [("seed_memories.agent", m.agent) for m in self.seed_memories]
         for c in self.seed_commitments:
             named += [("seed_commitments.who", w) for w in c.who] + [("seed_commitments.proposer", c.proposer)]

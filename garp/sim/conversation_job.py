@@ -22,7 +22,8 @@ def social_state(mind: AgentMind, other: str, body: BodySnapshot, activity: str)
                        emotion_label=mood.get("label", "neutral"), valence=float(mood.get("valence", 0.0)))
 
 
-def speaker(brain: JobContext, mind: AgentMind, other: str, place: str, topic: str, purpose: str = "") -> SpeakerContext:
+def speaker(brain: JobContext, mind: AgentMind, other: str, place: str, topic: str,
+            purpose: str = "") -> SpeakerContext:
     emotions = brain.switches["emotions"]
     soc = mind.personality.trait("sociability")
     thoughts = list(mind.memory.urgent_thoughts) + ([topic] if topic else [])

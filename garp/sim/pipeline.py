@@ -104,8 +104,8 @@ class Brain:
         return SetPlan(agent=name, tree=tree.model_copy(deep=True), day=tree.day, serial=self._serial(name))
 
     def _serial(self, name: str) -> int:
-        """A number per plan tree the planner has made, so a copy of an older tree never
-        overwrites the main thread's plan with a newer tree it has not been handed."""
+        """A number per plan tree the planner has made, so a mirror of a tree the main thread was
+        never handed (its SetPlan was dropped as stale) does not replace the plan it has."""
         tree = self.planners[name].tree
         serial, numbered = self._trees.get(name, (0, None))
         if tree is not numbered:
@@ -204,7 +204,8 @@ class Brain:
         await self._lookahead(mind, planner, t, job.asked_t)
         node = self._plan_node(planner, t, job.body.place)
         plan_item = node.description if node else "free time"
-        goal = goal_text(plan_item, node.place if node else None) + (f". {job.needs.urgent}" if job.needs.urgent else "")
+        urgent = f". {job.needs.urgent}" if job.needs.urgent else ""
+        goal = goal_text(plan_item, node.place if node else None) + urgent
         # however the plan changed, its new goals and this decision's goal go in one batch (IV-B)
         leaves = [goal_text(n.description, n.place) for n in planner.tree.leaves()] if planner.tree else []
         goal_vec = (await self.embedder.aembed(leaves + [goal]))[-1]

@@ -201,7 +201,8 @@ class Simulation:
             try:
                 self.applier.apply(reply)
             except Exception as err:  # noqa: BLE001 — a bad command must not stop the town
-                self.log.emit("error", t, agent=reply.agent, where=f"apply:{reply.command.kind}", message=str(err)[:300])
+                self.log.emit("error", t, agent=reply.agent, where=f"apply:{reply.command.kind}",
+                              message=str(err)[:300])
 
     def _stale(self, reply: Reply) -> bool:
         """A result is stale when its agent has since asked again for the same kind of thing."""
@@ -315,8 +316,8 @@ class Simulation:
                     m.booked_by = chat_id
                 if meeting is not None:
                     self.conversations.hold_meeting(meeting)
-                job_id = self.submit(self.requests.converse_job(
-                    first.name, second.name, chat_id, Meeting(what=meeting.what, host=meeting.host) if meeting else None))
+                held = Meeting(what=meeting.what, host=meeting.host) if meeting else None
+                job_id = self.submit(self.requests.converse_job(first.name, second.name, chat_id, held))
                 self.minds[second.name].pending["converse"] = job_id
 
     # --- jobs ----------------------------------------------------------------------------------------
