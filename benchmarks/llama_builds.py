@@ -5,10 +5,10 @@ those variants (through tools/setup_env.py's flag-keyed wheel cache, ~5 min each
 2 cores the first time), installs each into a throw-away venv and measures it the same
 way: the bundled model in a child process, greedy, `TOKENS` tokens, median of `ROUNDS`.
 A build that dies on this CPU (SIGILL on a VM that advertises AMX without enabling it)
-is reported as crashed with the sentence `garp` shows the user. Never run two model
+is reported as failed with the sentence `garp` shows the user. Never run two model
 processes at once: each measurement runs alone.
 
-Last line: {"builds": {name: {"tokens_per_s" | "crashed"}}, "ratio_to_portable": {...}}
+Last line: {"builds": {name: {"tokens_per_s" | "failed"}}, "ratio_to_portable": {...}}
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from garp.errors import GarpError  # noqa: E402
 TOKENS = 128
 ROUNDS = 3
 THREADS = 2
-LLAMA_DEPS = ("numpy", "typing-extensions", "diskcache", "jinja2")
+LLAMA_DEPS = ("numpy", "typing-extensions", "diskcache", "jinja2", "pydantic")  # + what garp.engine imports
 
 
 def measure(python: str) -> dict:
@@ -43,7 +43,7 @@ def measure(python: str) -> dict:
     try:
         runs = [probe(model, THREADS, tokens=TOKENS, python=python) for _ in range(ROUNDS)]
     except GarpError as crash:
-        return {"crashed": str(crash)}
+        return {"failed": str(crash)}
     return {"tokens_per_s": statistics.median(r.tokens_per_s for r in runs),
             "compiled_for": runs[0].system_info}
 
@@ -75,7 +75,7 @@ def main() -> None:
     ratios = {name: round(r["tokens_per_s"] / base, 3) for name, r in results.items()
               if base and "tokens_per_s" in r}
     for name, r in results.items():
-        print(f"{name:10s} {r.get('tokens_per_s', 'crashed')} tok/s  {r.get('compiled_for') or r.get('crashed')}")
+        print(f"{name:10s} {r.get('tokens_per_s', 'failed')} tok/s  {r.get('compiled_for') or r.get('failed')}")
     print(json.dumps({"threads": THREADS, "tokens": TOKENS, "builds": results, "ratio_to_portable": ratios}))
 
 

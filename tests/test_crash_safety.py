@@ -105,13 +105,14 @@ def test_recovery_rolls_back_unlogged_memories_and_drops_orphan_events(tmp_path,
 
 
 def _poll_until(proc: subprocess.Popen, log: Path, enough) -> list[tuple[float, int]]:
-    """Sizes of the log over time until `enough(text)` or the process ends."""
+    """Sizes of the log over time until `enough(text, seconds since its first bytes)` or the process ends."""
     sizes: list[tuple[float, int]] = []
-    deadline = time.monotonic() + 600
+    deadline, first = time.monotonic() + 600, None
     while proc.poll() is None and time.monotonic() < deadline:
         text = log.read_text(encoding="utf-8") if log.exists() else ""
         sizes.append((time.monotonic(), len(text.encode())))
-        if enough(text):
+        first = first if first is not None or not text else time.monotonic()
+        if first is not None and enough(text, time.monotonic() - first):
             break
         time.sleep(0.05)
     return sizes
@@ -122,11 +123,14 @@ def test_sigkill_of_a_headless_run_loses_at_most_a_second_and_recovery_agrees(tm
     cache = tmp_path / "replies.sqlite"
     shutil.copy(ROOT / "scenarios" / "replies" / "replies.sqlite", cache)
     out = tmp_path / "run"
-    proc = subprocess.Popen([sys.executable, "-m", "garp.cli", "run", "apology", "--headless", "--out", str(out),
+    # The town's replay writes its log for ~40 s, so the kill lands mid-run on a fast or a slow machine
+    # (apology's whole replay can take 1.3 s: too short to hold a second of log before the kill).
+    proc = subprocess.Popen([sys.executable, "-m", "garp.cli", "run", "town", "--headless", "--out", str(out),
                              "--cache", str(cache)], cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
-        sizes = _poll_until(proc, out / "events.jsonl", lambda text: text.count('"chat_end"') >= 2)
+        sizes = _poll_until(proc, out / "events.jsonl",
+                            lambda text, seconds: seconds >= 2.0 and text.count('"memory"') >= 3)
         assert proc.poll() is None, "the run ended before it could be killed"
         killed_at = time.monotonic()
         proc.send_signal(signal.SIGKILL)
