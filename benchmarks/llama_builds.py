@@ -53,7 +53,6 @@ def venv_with_build(build: str, root: Path) -> str:
     venv = root / build
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
-    os.environ["LLAMA_BUILD"] = build
     setup_env.install_llama(python, build)
     subprocess.run([python, "-m", "pip", "install", "--quiet", *LLAMA_DEPS], check=True)
     return python
@@ -65,12 +64,10 @@ def main() -> None:
                         help="also build and measure these variants")
     args = parser.parse_args()
     results = {"installed": measure(sys.executable)}
+    os.environ["PYTHONPATH"] = str(REPO)  # a build's child imports garp from the checkout, llama_cpp from its venv
     with tempfile.TemporaryDirectory() as tmp:
         for build in args.compare:
-            python = venv_with_build(build, Path(tmp))
-            # The child imports garp from the checkout, llama_cpp from its own venv.
-            os.environ["PYTHONPATH"] = str(REPO)
-            results[build] = measure(python)
+            results[build] = measure(venv_with_build(build, Path(tmp)))
     base = results["installed"].get("tokens_per_s")
     ratios = {name: round(r["tokens_per_s"] / base, 3) for name, r in results.items()
               if base and "tokens_per_s" in r}

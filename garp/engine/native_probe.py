@@ -44,25 +44,25 @@ class ProbeResult:
     text: str
 
 
-def cpu_flags() -> list[str]:
-    """The CPU's advertised feature flags (Linux /proc/cpuinfo; elsewhere the machine name)."""
+def _cpuinfo_field(*names: str) -> str | None:
+    """The first /proc/cpuinfo value under one of `names` (Linux), else None."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith(("flags", "Features")):
-                return sorted(set(line.split(":", 1)[1].split()))
-    except OSError:
-        pass
-    return [platform.machine()]
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
+            if line.startswith(names):
                 return line.split(":", 1)[1].strip()
     except OSError:
         pass
-    return platform.processor() or platform.machine()
+    return None
+
+
+def cpu_flags() -> list[str]:
+    """The CPU's advertised feature flags (Linux /proc/cpuinfo; elsewhere the machine name)."""
+    flags = _cpuinfo_field("flags", "Features")
+    return sorted(set(flags.split())) if flags else [platform.machine()]
+
+
+def cpu_model() -> str:
+    return _cpuinfo_field("model name") or platform.processor() or platform.machine()
 
 
 def _library_files() -> list[Path]:
@@ -105,7 +105,10 @@ def probe(model_path: Path, threads: int, tokens: int = 16, python: str = sys.ex
 
 
 def _crash_message(signum: int) -> str:
-    name = signal.Signals(signum).name if signum in signal.Signals._value2member_map_ else f"signal {signum}"
+    try:
+        name = signal.Signals(signum).name
+    except ValueError:
+        name = f"signal {signum}"
     if signum == signal.SIGILL:
         advertised = [f for f in cpu_flags() if f.startswith(("amx", "avx512"))]
         why = (f" (this CPU advertises {', '.join(advertised[:4])}, which a virtual machine may not enable)"
