@@ -1,22 +1,24 @@
 """Language-model backends behind one interface (paper Sec. III: embedded and proxy engines).
 
-`LlamaCppBackend` runs a GGUF in-process; it is not thread-safe, so exactly one thread
-(the scheduler's inference thread) may call it. `ServerPool` (garp/engine/servers.py)
+`LlamaCppBackend` runs a GGUF in-process. Generation goes through a BatchEngine: the
+scheduler's workers call `complete` concurrently and their requests decode together in one
+batch (garp/engine/batch_engine.py); option scoring runs between two batch steps. `ServerPool` (garp/engine/servers.py)
 talks to one or more OpenAI-compatible servers and has several requests in flight.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import threading
 from typing import Any, Protocol, runtime_checkable
 
 from garp.engine import native_probe
+from garp.engine.batch_engine import BatchEngine, Generation
 from garp.engine.models import ModelProfile, ModelSpec, named_formatters, resolve_model
 from garp.engine.servers import (HTTP_MAX_IN_FLIGHT, HTTP_RETRIES, HTTP_TIMEOUT_S, Completion, EndpointConfig,
                                  ServerPool, endpoint_configs)
+from garp.engine.threads import COMPUTE, thread_budget
 from garp.errors import GarpError
 
 
@@ -39,18 +41,6 @@ def schema_title(schema: dict) -> str:
 
 # ---------------------------------------------------------------- embedded llama.cpp
 
-def _exclusive(method):
-    """Serialise calls on one llama.cpp context: a `Llama` is not thread-safe, and two
-    simulations (or a test and a simulation) sharing one backend must never decode at once."""
-
-    @functools.wraps(method)
-    def locked(self, *args, **kwargs):
-        with self._lock:
-            return method(self, *args, **kwargs)
-
-    return locked
-
-
 class LlamaCppBackend:
     """In-process llama.cpp. Grammar-constrained generation and option scoring by log-likelihood."""
 
@@ -60,7 +50,7 @@ class LlamaCppBackend:
 
         self.spec, self.profile, self.seed = spec, spec.profile, seed
         self._lock = threading.RLock()
-        threads = n_threads or spec.profile.n_threads or os.cpu_count() or 1
+        threads = n_threads or spec.profile.n_threads or thread_budget().llama
         native_probe.ensure_runs(spec.path, threads)  # a build this CPU cannot run fails here, with the fix
         try:
             self.llm = llama_cpp.Llama(model_path=str(spec.path), n_ctx=spec.profile.n_ctx, n_threads=threads,
@@ -70,10 +60,12 @@ class LlamaCppBackend:
             raise GarpError(f"model {spec.name!r} ({spec.path}): llama.cpp cannot load it ({e}); the file may be "
                             "corrupt or need a newer llama-cpp-python — re-download it with `garp models pull`") from None
         self._formatter = self._make_formatter(llama_chat_format)
-        # Generation and scoring share one formatter so both see the same prompt text.
-        self.llm.chat_handler = llama_chat_format.chat_formatter_to_chat_completion_handler(self._formatter)
         self._grammars: dict[str, Any] = {}
         self._eot = self._end_of_turn_tokens()
+        self.n_threads = threads
+        self.max_in_flight = spec.profile.parallel  # the scheduler runs this many requests at once
+        n_ctx = max(spec.profile.n_ctx, spec.profile.parallel * spec.profile.slot_ctx)
+        self.engine = BatchEngine(self.llm, spec.profile.parallel, n_ctx, threads)
 
     @property
     def model_id(self) -> str:
@@ -105,9 +97,10 @@ class LlamaCppBackend:
     # -- grammar
     def grammar(self, schema: dict):
         key = json.dumps(schema, sort_keys=True)
-        g = self._grammars.get(key)
-        if g is None:
-            g = self._grammars[key] = compile_grammar(schema, self.llm)
+        with self._lock:  # several scheduler workers ask at once
+            g = self._grammars.get(key)
+            if g is None:
+                g = self._grammars[key] = compile_grammar(schema, self.llm)
         return g
 
     def count_tokens(self, text: str) -> int:
@@ -116,20 +109,23 @@ class LlamaCppBackend:
     def prompt_text(self, messages: list[dict]) -> str:
         return self._formatter(messages=messages).prompt
 
-    @_exclusive
     def complete(self, messages: list[dict], *, schema: dict | None = None, temperature: float = 0.0,
                  max_tokens: int = 128, seed: int = 0) -> Completion:
+        """Generate one reply; callers on several threads are decoded together (BatchEngine)."""
         grammar = self.grammar(schema) if schema is not None else None
-        out = self.llm.create_chat_completion(messages=messages, grammar=grammar, temperature=temperature,
-                                              max_tokens=max_tokens, seed=seed, top_k=40, top_p=0.95,
-                                              min_p=0.05, repeat_penalty=1.0)
-        usage = out.get("usage") or {}
-        return Completion(out["choices"][0]["message"].get("content") or "",
-                          int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)))
+        prompt = self.llm.tokenize(self.prompt_text(messages).encode(), add_bos=True, special=True)
+        job = Generation(prompt, max_tokens, temperature, seed,
+                         (grammar._grammar, grammar._root) if grammar is not None else None)
+        out = self.engine.submit(job).result()
+        return Completion(out.text, out.prompt_tokens, out.completion_tokens)
 
     # -- scoring
-    @_exclusive
     def score_options(self, messages: list[dict], options: list[str], prefix: str = "") -> list[float]:
+        # the model's own context, between two batch steps: the cores do one thing at a time
+        with COMPUTE, self._lock:
+            return self._score_options(messages, options, prefix)
+
+    def _score_options(self, messages: list[dict], options: list[str], prefix: str = "") -> list[float]:
         """Mean per-token log-likelihood of each option as the assistant's reply (after `prefix`).
 
         The shared prompt is decoded once (llama.cpp reuses the longest cached prefix);
@@ -169,6 +165,9 @@ class LlamaCppBackend:
         return scores
 
     def close(self) -> None:
+        engine, self.engine = getattr(self, "engine", None), None
+        if engine is not None:
+            engine.close()
         llm, self.llm = getattr(self, "llm", None), None
         if llm is not None:
             llm.close()

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from garp.engine.threads import COMPUTE, limit_torch
 from garp.errors import GarpError
 
 # --- tunables -------------------------------------------------------------------------
@@ -165,6 +166,7 @@ class _MiniLM:
         from transformers.utils import logging as hf_logging
 
         hf_logging.disable_progress_bar()  # no "Loading weights" bar on the player's terminal
+        limit_torch(torch)
         self._torch, self.device = torch, device
         self.tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
         self.model = AutoModel.from_pretrained(str(model_dir), local_files_only=True).to(device).eval()
@@ -175,7 +177,7 @@ class _MiniLM:
         torch = self._torch
         features = self.tokenizer([text], padding=True, truncation="longest_first", return_tensors="pt",
                                   max_length=MAX_TOKENS).to(self.device)
-        with torch.no_grad():
+        with COMPUTE, torch.no_grad():  # never beside a llama.cpp step (garp/engine/threads.py)
             tokens = self.model(**features)[0]
             mask = features["attention_mask"].unsqueeze(-1).expand(tokens.size()).to(tokens.dtype)
             mean = torch.sum(tokens * mask, 1) / torch.clamp(mask.sum(1), min=1e-9)

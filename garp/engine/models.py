@@ -43,7 +43,11 @@ class ModelProfile(BaseModel):
         None, description="llama-cpp-python chat format ('chatml', 'llama-3', ...); null = the file's own template")
     n_ctx: int = Field(4096, ge=512, le=131072, description="context window, tokens (prompts stay <= 4K)")
     reasoning_field: bool = Field(False, description="ask for a short 'reasoning' field before the answer")
-    n_threads: int | None = Field(None, ge=1, description="CPU threads; null = all cores")
+    n_threads: int | None = Field(None, ge=1, description="CPU threads; null = the thread budget (garp/engine/threads.py)")
+    parallel: int = Field(8, ge=1, le=64, description="requests the embedded model decodes together in one batch")
+    slot_ctx: int = Field(1024, ge=256, le=131072,
+                          description="KV-cache tokens per parallel request (the batched cache holds parallel × slot_ctx, "
+                                      "at least n_ctx)")
 
 
 def named_formatters(llama_chat_format) -> dict:

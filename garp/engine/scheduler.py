@@ -1,8 +1,8 @@
 """InferenceScheduler: the one owner of the model (paper Sec. IV-E).
 
-Requests wait in a priority queue ordered by (deadline, priority, arrival). One
-inference thread serves an embedded model (a `Llama` is not thread-safe); an HTTP
-backend gets several workers so that many requests are in flight. The asyncio API
+Requests wait in a priority queue ordered by (deadline, priority, arrival). The scheduler
+runs `backend.max_in_flight` workers: an embedded model decodes their requests together in
+one batch (garp/engine/batch_engine.py), a server pool spreads them over its endpoints. The asyncio API
 resolves futures on the caller's loop (via `call_soon_threadsafe`), so the cognition
 loop awaits model calls while the game thread keeps rendering.
 
@@ -54,8 +54,8 @@ class InferenceScheduler:
                  workers: int | None = None, seed: int = 0, choice_mode: str = DEFAULT_CHOICE_MODE):
         self.backend, self.cache, self.recorder, self.seed = backend, cache, recorder, seed
         self.choice_mode = choice_mode
-        embedded = not hasattr(backend, "max_in_flight")
-        self.workers = 1 if embedded else (workers or getattr(backend, "max_in_flight", 1))
+        # an embedded model batches its concurrent requests, a server pool spreads them: both say how many
+        self.workers = workers or getattr(backend, "max_in_flight", 1)
         self._heap: list[_Request] = []
         self._by_id: dict[int, _Request] = {}
         self._cv = threading.Condition()
