@@ -31,6 +31,7 @@ PRIOR_WORK_S = 1.0      # machine s per request before any is measured: the reco
                         # 47 completion tokens) at the ~45 tok/s of the bundled model on 2 cores (README)
 LEARN_RATE = 0.2        # weight of a new measurement in a function's running mean (recent load counts most)
 LOAD_WINDOW_S = 120.0   # wall seconds of submitted work averaged into the demand figure
+LOAD_MIN_SPAN_S = 10.0  # the first requests are averaged over at least this long (one is not a trend)
 CLOSE_LEAD = 0.3        # a choice whose best utility leads by less is close: the model's ranking matters
                         # (the same margin below which garp.mind.action asks the model at all)
 
@@ -127,7 +128,7 @@ class DemandMeter:
             self._work.popleft()
         if self._since is None:
             return 0.0
-        span = min(self.window_s, max(now - self._since, 1.0))
+        span = min(self.window_s, max(now - self._since, LOAD_MIN_SPAN_S))
         return sum(w for _, w in self._work) / span
 
 

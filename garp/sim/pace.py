@@ -50,8 +50,10 @@ class StartPace:
     computed: float  # before clamping
 
     def describe(self) -> str:
-        return (f"clock x{self.speed:g}: the model made {self.tok_s:.0f} tok/s, enough for "
-                f"{self.agents} agents at about x{self.computed:.0f} (press [ or ] to change)")
+        why = (f"the model made {self.tok_s:.0f} tok/s, enough for {self.agents} agents at about "
+               f"x{self.computed:.0f}")
+        floor = f"; x{MIN_SPEED:g} is the slowest start" if self.computed < self.speed else ""
+        return f"clock x{self.speed:g}: {why}{floor} (press [ or ] to change)"
 
 
 def start_pace(tok_s: float, agents: int, ceiling: float) -> StartPace:
