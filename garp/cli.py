@@ -118,7 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_play_and_run(sub: Any) -> None:
     play = sub.add_parser("play", help="open the game window")
     play.add_argument("--scenario", default="town", help="scenario name (file in scenarios/ without .json)")
-    play.add_argument("--speed", type=POSITIVE, help="clock multiplier (default: the scenario's)")
+    play.add_argument("--speed", type=POSITIVE, help="clock multiplier (default: what the model's measured "
+                                                     "speed can serve for the cast, at most the scenario's)")
+    play.set_defaults(auto_speed=True)
     play.add_argument("--trait", help="for personality scenarios: which temperament runs (e.g. 'very introverted')")
     _add_model_options(play)
     _add_switches(play)

@@ -29,6 +29,8 @@ class ModelScheduler(Protocol):
 
     def stats(self) -> dict[str, Any]: ...
 
+    def set_focus(self, names: frozenset[str]) -> None: ...   # agents the player sees or selected
+
 
 @runtime_checkable
 class TextEmbedder(Protocol):

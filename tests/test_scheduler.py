@@ -51,12 +51,28 @@ def test_deadline_then_priority_order_and_cancel(llm_backend):
         sched.stop()
 
 
-def test_stale_droppable_request_gets_fallback(llm_backend):
+def test_request_that_became_late_while_queued_is_stale(llm_backend, monkeypatch):
+    monkeypatch.setattr("garp.engine.scheduler.STALE_AFTER_S", 0.1)
+    sched = InferenceScheduler(llm_backend).start()
+    sched.costs.prior_s = 0.01  # unmeasured work looks small: admission lets it wait
+    try:
+        gate, order = threading.Event(), []
+        _blocker(sched, gate)
+        _, fut = sched.submit(*_job(order, "late"), priority=0, deadline=time.monotonic() + 0.05)
+        time.sleep(0.3)
+        gate.set()
+        assert fut.result(10)[0].startswith("fallback:stale:") and order == []
+        assert sched.stats()["answered"]["stale"] == 1
+    finally:
+        sched.stop()
+
+
+def test_request_already_past_its_deadline_is_refused_at_once(llm_backend):
     sched = InferenceScheduler(llm_backend).start()
     try:
         order = []
-        _, fut = sched.submit(*_job(order, "stale"), priority=0, deadline=time.monotonic() - 3600)
-        assert fut.result(10)[0].startswith("fallback:stale") and order == []
+        _, fut = sched.submit(*_job(order, "late"), priority=0, deadline=time.monotonic() - 3600)
+        assert fut.done() and fut.result()[0].startswith("fallback:admission: already") and order == []
     finally:
         sched.stop()
 
@@ -125,3 +141,93 @@ def test_stop_gives_pending_requests_fallbacks(llm_backend):
     out, rec = fut.result(1)
     assert rec.fallback_used and rec.error == "scheduler stopped" and out == Greet().fallback({})
     assert cfut.result(1)[0] == 1
+
+
+def test_admission_refuses_what_cannot_make_its_deadline_and_says_why(llm_backend):
+    sched = InferenceScheduler(llm_backend).start()
+    try:
+        gate = threading.Event()
+        _blocker(sched, gate)
+        sched.costs.learn(Greet.name, 1, 30.0)  # a greeting has been measured at 30 machine seconds
+        _, fut = sched.submit_function(Greet(), {"name": "Tom"}, agent="Ana", deadline=time.monotonic() + 6)
+        out, rec = fut.result(0)  # answered at once, not after waiting
+        assert out == Greet().fallback({}) and rec.fallback_used
+        assert rec.error.startswith("admission: ") and "s of work ahead, due in" in rec.error
+        assert sched.stats()["answered"]["admission"] == 1 and sched.stats()["queue_depth"] == 0
+        gate.set()
+    finally:
+        sched.stop()
+
+
+def test_interview_jumps_ahead_of_queued_plans(llm_backend):
+    sched = InferenceScheduler(llm_backend).start()
+    try:
+        gate, order = threading.Event(), []
+        _blocker(sched, gate)
+        far = time.monotonic() + 600
+        futs = [sched.submit(*_job(order, f"plan{i}"), priority=4, deadline=far + i, value="plan")[1]
+                for i in range(3)]
+        futs.append(sched.submit(*_job(order, "interview"), priority=1, deadline=None, value="interview")[1])
+        gate.set()
+        for f in futs:
+            f.result(10)
+        assert order == ["interview", "plan0", "plan1", "plan2"]
+    finally:
+        sched.stop()
+
+
+def test_lines_of_characters_in_focus_go_first(llm_backend):
+    sched = InferenceScheduler(llm_backend).start()
+    try:
+        gate, order = threading.Event(), []
+        _blocker(sched, gate)
+        soon = time.monotonic() + 300
+        futs = [sched.submit(*_job(order, who), priority=1, deadline=soon + i, value="line", agent=who)[1]
+                for i, who in enumerate(["Ana", "Ben", "Cleo"])]
+        sched.set_focus(frozenset({"Cleo"}))  # the player selects Cleo while the lines wait
+        gate.set()
+        for f in futs:
+            f.result(10)
+        assert order == ["Cleo", "Ana", "Ben"]
+    finally:
+        sched.stop()
+
+
+def test_queue_never_exceeds_its_bound_and_sheds_the_lowest_value(llm_backend):
+    sched = InferenceScheduler(llm_backend).start()
+    sched.set_bound(3)
+    try:
+        gate, order, depths = threading.Event(), [], []
+        _blocker(sched, gate)
+        far = time.monotonic() + 600
+        futs = {}
+        for i, value in enumerate(["background", "plan", "line", "appraisal", "background", "line", "plan"]):
+            futs[f"{value}{i}"] = sched.submit(*_job(order, f"{value}{i}"), priority=5, deadline=far,
+                                               value=value, agent="Ana")[1]
+            depths.append(sched.stats()["queue_depth"])
+        assert max(depths) == 3 == sched.stats()["bound"]
+        shed = sorted(n for n, f in futs.items() if f.done())
+        assert shed == ["appraisal3", "background0", "background4", "plan6"]
+        assert all(futs[n].result()[0].startswith("fallback:admission: queue full") for n in shed)
+        gate.set()
+        for f in futs.values():
+            f.result(10)
+        assert order == ["line2", "line5", "plan1"]
+    finally:
+        sched.stop()
+
+
+def test_requests_without_a_deadline_are_never_refused(llm_backend):
+    sched = InferenceScheduler(llm_backend).start()
+    sched.set_bound(1)
+    try:
+        gate, order = threading.Event(), []
+        _blocker(sched, gate)
+        sched.costs.learn("slow", 1, 1e6)  # even hopeless work waits when nothing is due
+        futs = [sched.submit(*_job(order, f"n{i}"), priority=8, deadline=None, value="background",
+                             cost_key="slow")[1] for i in range(5)]
+        gate.set()
+        assert [f.result(10)[0] for f in futs] == [f"n{i}" for i in range(5)]
+        assert sched.stats()["answered"]["admission"] == 0
+    finally:
+        sched.stop()

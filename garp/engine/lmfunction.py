@@ -79,7 +79,8 @@ class LMFunction(Generic[I, O]):
 
     name: ClassVar[str]
     Output: ClassVar[type[BaseModel]]
-    priority: ClassVar[int] = 5        # lower runs first among equal deadlines
+    priority: ClassVar[int] = 5        # lower runs first among equal value and deadline
+    value: ClassVar[str] = "plan"      # the scheduler's value class (garp.engine.admission.VALUES)
     temperature: ClassVar[float] = 0.0
     max_tokens: ClassVar[int] = 128
 

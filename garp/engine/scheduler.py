@@ -1,13 +1,18 @@
 """InferenceScheduler: the one owner of the model (paper Sec. IV-E).
 
-Requests wait in a priority queue ordered by (deadline, priority, arrival). The scheduler
-runs `backend.max_in_flight` workers: an embedded model decodes their requests together in
-one batch (garp/engine/batch_engine.py), a server pool spreads them over its endpoints. The asyncio API
-resolves futures on the caller's loop (via `call_soon_threadsafe`), so the cognition
-loop awaits model calls while the game thread keeps rendering.
+Requests wait in a queue ranked by value, then deadline (garp.engine.admission): a waiting
+player's interview first, then lines of characters in focus, close choices, other lines,
+plans, clear choices, appraisals, and poignancy and reflection last. A request with a deadline
+that cannot be served in time given the work ranked ahead of it is answered by its fallback at
+once ("admission: ..."), one popped more than STALE_AFTER_S late likewise ("stale: ..."), and
+the queue holds at most `bound` requests with deadlines (the lowest-value one is answered by code
+when it is full). Requests without a deadline (lockstep runs, interviews) are never refused.
 
-Deadlines are `time.monotonic()` seconds (use `deadline_in(seconds)`); requests
-without a deadline go after all requests that have one.
+The scheduler runs `backend.max_in_flight` workers: an embedded model decodes their requests
+together in one batch (garp/engine/batch_engine.py), a server pool spreads them over its
+endpoints. The asyncio API resolves futures on the caller's loop (via `call_soon_threadsafe`),
+so the cognition loop awaits model calls while the game renders.
+Deadlines are `time.monotonic()` seconds (use `deadline_in(seconds)`).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from garp.engine import admission as adm
 from garp.engine.lmfunction import (SCORE_PREFIX, CallRecord, LMFunction, best_utility, new_record,
                                     run_choice, run_function)
 from garp.errors import GarpError
@@ -32,14 +38,17 @@ from garp.errors import GarpError
 DEFAULT_CHOICE_MODE = "score"  # benchmarks/decision_modes.py: score beats generate on SmolLM2-135M
 DEFAULT_BLEND = 0.5            # weight of caller utilities against model log-likelihood in score mode
 DEFAULT_CALIBRATE = True       # score mode subtracts each option's likelihood without the situation (PMI)
-STALE_AFTER_S = 5.0            # a droppable request this far past its deadline is answered by its fallback
+STALE_AFTER_S = 5.0            # a reply this late is still used; later, the fallback answers instead
 TOK_WINDOW_S = 60.0            # throughput window for stats(), wall seconds
 CHOICE_PRIORITY = 3            # action choice sits between conversation lines (1-2) and poignancy (8)
+DEFAULT_BOUND = 64             # queued requests with deadlines; the game sets 2 x its cast (set_bound)
+SATURATED_LOAD = 1.0           # demand (machine s per wall s) above which the model cannot keep up
+MEASURE_PROMPT = [{"role": "user", "content": "Describe the town square in the morning."}]
 
 
 @dataclass(order=True)
 class _Request:
-    key: tuple
+    key: tuple  # (value rank, deadline, priority, arrival)
     id: int = field(compare=False)
     run: Callable[[], tuple[Any, CallRecord]] = field(compare=False)
     fallback: Callable[[str], tuple[Any, CallRecord]] = field(compare=False)
@@ -47,6 +56,21 @@ class _Request:
     deadline: float | None = field(compare=False)
     droppable: bool = field(compare=False)
     enqueued: float = field(compare=False)
+    cost: "_Cost" = field(compare=False)
+    began: float = field(default=0.0, compare=False)  # the share clock when it started running
+
+
+@dataclass(frozen=True)
+class _Cost:
+    """What a request is worth and what it will cost: its value class, the agent (for focus),
+    whether its options are close, and its cost key, units (options) and estimated work."""
+
+    value: str
+    agent: str
+    close: bool
+    key: str
+    units: int
+    work_s: float
 
 
 class InferenceScheduler:
@@ -56,8 +80,13 @@ class InferenceScheduler:
         self.choice_mode = choice_mode
         # an embedded model batches its concurrent requests, a server pool spreads them: both say how many
         self.workers = workers or getattr(backend, "max_in_flight", 1)
+        self.bound = DEFAULT_BOUND
+        self.focus: frozenset[str] = frozenset()
+        self.costs = adm.CostModel()
+        self.measured_tok_s = 0.0  # the quick figure from measure_tok_s(), 0 until measured
         self._heap: list[_Request] = []
         self._by_id: dict[int, _Request] = {}
+        self._running_reqs: dict[int, _Request] = {}
         self._cv = threading.Condition()
         self._seq = itertools.count()
         self._ids = itertools.count(1)
@@ -65,8 +94,11 @@ class InferenceScheduler:
         self._running = False
         self._in_flight = 0
         self._calls = 0
+        self._counts: collections.Counter[str] = collections.Counter()
         self._tokens: collections.deque[tuple[float, int]] = collections.deque()
         self._started_at = time.monotonic()
+        self._share = adm.ShareClock(self._started_at)
+        self._demand = adm.DemandMeter()
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> "InferenceScheduler":
@@ -91,8 +123,7 @@ class InferenceScheduler:
         self._threads.clear()
         for req in pending:
             self._by_id.pop(req.id, None)
-            if req.future.set_running_or_notify_cancel():
-                self._finish(req, req.fallback("scheduler stopped"))
+            self._answer_by_code(req, "scheduler stopped")
 
     def __enter__(self):
         return self.start()
@@ -104,19 +135,79 @@ class InferenceScheduler:
     def deadline_in(seconds: float) -> float:
         return time.monotonic() + seconds
 
+    # ------------------------------------------------------------ focus and bound
+    def set_focus(self, names: frozenset[str]) -> None:
+        """The characters the player sees or selected (an immutable value from the game's thread):
+        their conversation lines rank above everyone else's."""
+        names = frozenset(names)
+        with self._cv:
+            if names == self.focus:
+                return
+            self.focus = names
+            for req in self._heap:
+                req.key = (self._rank(req.cost),) + req.key[1:]
+            heapq.heapify(self._heap)
+
+    def set_bound(self, bound: int) -> None:
+        """At most `bound` queued requests with deadlines (at least 1)."""
+        with self._cv:
+            self.bound = max(1, int(bound))
+
+    def _rank(self, cost: _Cost) -> int:
+        return adm.rank(cost.value, focused=cost.agent in self.focus, close=cost.close)
+
     # ------------------------------------------------------------ submission
-    def submit(self, run, fallback, *, priority: int, deadline: float | None, droppable: bool = True) -> tuple[int, cf.Future]:
-        req_id = next(self._ids)
-        fut: cf.Future = cf.Future()
-        key = (deadline if deadline is not None else math.inf, priority, next(self._seq))
-        req = _Request(key, req_id, run, fallback, fut, deadline, droppable, time.monotonic())
+    def submit(self, run, fallback, *, priority: int, deadline: float | None, droppable: bool = True,
+               value: str = adm.PLAN, agent: str = "", close: bool = True, cost_key: str = "",
+               units: int = 1) -> tuple[int, cf.Future]:
+        """Queue `run` (or answer by `fallback` at once when admission refuses it)."""
+        now = time.monotonic()
+        cost = _Cost(value, agent, close, cost_key, units, self.costs.estimate(cost_key, units))
+        req = _Request((0, math.inf, priority, next(self._seq)), next(self._ids), run, fallback, cf.Future(),
+                       deadline, droppable, now, cost)
         with self._cv:
             if not self._running:
                 raise GarpError("inference scheduler is not running: call start() first")
-            heapq.heappush(self._heap, req)
-            self._by_id[req_id] = req
-            self._cv.notify()
-        return req_id, fut
+            req.key = (self._rank(cost), deadline if deadline is not None else math.inf) + req.key[2:]
+            if deadline is not None:
+                self._demand.add(now, cost.work_s)
+            refused = self._admit(req, now)
+            if refused is None:
+                heapq.heappush(self._heap, req)
+                self._by_id[req.id] = req
+                refused = self._over_bound()
+                self._cv.notify()
+        if refused is not None:
+            self._answer_by_code(*refused)
+        return req.id, req.future
+
+    def _admit(self, req: _Request, now: float) -> tuple[_Request, str] | None:
+        """(req, why) when it cannot be served by its deadline given the work ranked ahead of it."""
+        if not req.droppable or req.deadline is None:
+            return None
+        ahead = self._in_flight_work(now) + sum(r.cost.work_s for r in self._heap if r.key < req.key)
+        verdict = adm.admit(now, req.deadline, ahead, req.cost.work_s, STALE_AFTER_S)
+        return None if verdict.reason is None else (req, verdict.reason)
+
+    def _over_bound(self) -> tuple[_Request, str] | None:
+        """When the queue holds more than `bound` requests with deadlines, its lowest-value one leaves."""
+        sheddable = [r for r in self._heap if r.droppable and r.deadline is not None]
+        if len(sheddable) <= self.bound:
+            return None
+        worst = max(sheddable)
+        self._heap.remove(worst)
+        heapq.heapify(self._heap)
+        self._by_id.pop(worst.id, None)
+        return worst, f"admission: queue full ({self.bound} queued); this was the lowest-value request"
+
+    def _in_flight_work(self, now: float) -> float:
+        """Estimated machine seconds the running requests still need."""
+        share = self._share.now(now)
+        return sum(max(0.0, r.cost.work_s - (share - r.began)) for r in self._running_reqs.values())
+
+    def _answer_by_code(self, req: _Request, reason: str) -> None:
+        if req.future.set_running_or_notify_cancel():
+            self._finish(req, req.fallback(reason), refused=reason)
 
     def cancel(self, request_id: int) -> bool:
         """Cancel a queued request; a running one finishes but its result is dropped."""
@@ -139,7 +230,8 @@ class InferenceScheduler:
             rec.fallback_used, rec.error, rec.parsed = True, reason, out.model_dump(mode="json")
             return out, rec
 
-        return self.submit(run, fallback, priority=fn.priority, deadline=deadline)
+        return self.submit(run, fallback, priority=fn.priority, deadline=deadline, value=fn.value, agent=agent,
+                           cost_key=fn.name)
 
     async def call(self, fn: LMFunction, inputs, *, agent: str, deadline: float | None = None,
                    game_time: float = 0.0, retrieved: list | None = None):
@@ -180,7 +272,8 @@ class InferenceScheduler:
             rec.fallback_used, rec.error, rec.parsed = True, reason, {"index": index, "choice": options[index]}
             return index, rec
 
-        return self.submit(run, fallback, priority=priority, deadline=deadline)
+        return self.submit(run, fallback, priority=priority, deadline=deadline, value=adm.CHOICE, agent=agent,
+                           close=adm.is_close(utilities), cost_key=f"choose:{mode}", units=len(options))
 
     async def choose(self, messages: list[dict], options: list[str], *, agent: str, utilities=None,
                      blend: float = DEFAULT_BLEND, mode: str | None = None, deadline: float | None = None,
@@ -200,7 +293,8 @@ class InferenceScheduler:
         return lease() if callable(lease) else contextlib.nullcontext(self.backend)
 
     # ------------------------------------------------------------ worker
-    def _next(self) -> _Request | None:
+    def _next(self) -> tuple[_Request, str | None] | None:
+        """The best request and, when it can no longer be served in time, why not."""
         with self._cv:
             while True:
                 while self._running and not self._heap:
@@ -209,30 +303,52 @@ class InferenceScheduler:
                     return None
                 req = heapq.heappop(self._heap)
                 self._by_id.pop(req.id, None)
-                if req.future.set_running_or_notify_cancel():  # False: cancelled while queued
+                if not req.future.set_running_or_notify_cancel():  # cancelled while queued
+                    continue
+                now = time.monotonic()
+                late = self._late(req, now)
+                if late is None:
                     self._in_flight += 1
-                    return req
+                    req.began = self._share.begin(now)
+                    self._running_reqs[req.id] = req
+                return req, late
+
+    def _late(self, req: _Request, now: float) -> str | None:
+        """Popped: stale when already too late, refused when its own work cannot end in time."""
+        if not req.droppable or req.deadline is None:
+            return None
+        if now - req.deadline > STALE_AFTER_S:
+            return f"stale: {now - req.deadline:.1f} s past its deadline"
+        return adm.admit(now, req.deadline, self._in_flight_work(now), req.cost.work_s, STALE_AFTER_S).reason
 
     def _worker(self) -> None:
-        while (req := self._next()) is not None:
+        while (popped := self._next()) is not None:
+            req, late = popped
             wait = time.monotonic() - req.enqueued
             try:
-                if req.droppable and req.deadline is not None and time.monotonic() - req.deadline > STALE_AFTER_S:
-                    result = req.fallback(f"stale: {time.monotonic() - req.deadline:.1f} s past its deadline")
-                else:
-                    result = req.run()
+                result = req.fallback(late) if late else req.run()
             except Exception as e:  # noqa: BLE001 — run_* never raise; this guards the fallback path too
                 result = req.fallback(f"{type(e).__name__}: {e}")
             result[1].queue_wait_s = wait
-            with self._cv:
-                self._in_flight -= 1
-            self._finish(req, result)
+            if not late:
+                self._ran(req, result[1])
+            self._finish(req, result, refused=late)
 
-    def _finish(self, req: _Request, result: tuple[Any, CallRecord]) -> None:
+    def _ran(self, req: _Request, rec: CallRecord) -> None:
+        """A request left the model: its machine share teaches the cost model (cache hits teach nothing)."""
+        with self._cv:
+            self._in_flight -= 1
+            self._running_reqs.pop(req.id, None)
+            work = self._share.end(time.monotonic(), req.began)
+            if not rec.cached and req.cost.key:
+                self.costs.learn(req.cost.key, req.cost.units, work)
+
+    def _finish(self, req: _Request, result: tuple[Any, CallRecord], refused: str | None) -> None:
         rec = result[1]
         now = time.monotonic()
         with self._cv:
             self._calls += 1
+            self._counts[_outcome(rec, refused, req.deadline, now)] += 1
             if rec.completion_tokens and not rec.cached:
                 self._tokens.append((now, rec.completion_tokens))
         if self.recorder is not None:
@@ -243,6 +359,22 @@ class InferenceScheduler:
         if not req.future.cancelled():
             req.future.set_result(result)
 
+    # ------------------------------------------------------------ throughput
+    def measure_tok_s(self, tokens: int = 32) -> float:
+        """A quick throughput figure before play: `workers` short generations at once, straight to
+        the backend (no cache), aggregate completion tokens per wall second."""
+        def one():
+            with self._lease() as backend:
+                c = backend.complete(MEASURE_PROMPT, max_tokens=tokens, temperature=0.0, seed=self.seed)
+            return c.completion_tokens, new_record("", "measure", 0.0, [])
+
+        start = time.monotonic()
+        futures = [self.submit(one, lambda reason: (0, new_record("", "measure", 0.0, [])), priority=0,
+                               deadline=None, value=adm.INTERVIEW)[1] for _ in range(self.workers)]
+        made = sum(f.result()[0] for f in futures)
+        self.measured_tok_s = made / max(time.monotonic() - start, 1e-6)
+        return self.measured_tok_s
+
     # ------------------------------------------------------------ observability
     def stats(self) -> dict:
         now = time.monotonic()
@@ -250,12 +382,29 @@ class InferenceScheduler:
             while self._tokens and now - self._tokens[0][0] > TOK_WINDOW_S:
                 self._tokens.popleft()
             window = min(TOK_WINDOW_S, max(now - self._started_at, 1e-6))
-            out = {"queue_depth": len(self._heap), "in_flight": self._in_flight, "calls": self._calls,
-                   "tok_s": sum(n for _, n in self._tokens) / window,
+            load = self._demand.load(now)
+            out = {"queue_depth": len(self._heap), "bound": self.bound, "in_flight": self._in_flight,
+                   "calls": self._calls, "tok_s": sum(n for _, n in self._tokens) / window,
+                   "measured_tok_s": self.measured_tok_s, "load": load, "saturated": load > SATURATED_LOAD,
+                   "work_ahead_s": self._in_flight_work(now) + sum(r.cost.work_s for r in self._heap),
+                   "answered": {k: self._counts[k] for k in OUTCOMES},
                    "cache_hits": getattr(self.cache, "hits", 0) if self.cache is not None else 0}
         endpoints = getattr(self.backend, "stats", None)  # a server pool: one dict per endpoint
         out["endpoints"] = endpoints() if callable(endpoints) else []
         return out
+
+
+# How a call ended (stats()["answered"]): by the model in time (or with no deadline) or late, by the
+# model with an unusable reply (its fallback answered), by code for lateness, by code by admission.
+OUTCOMES = ("model_on_time", "model_late", "invalid", "stale", "admission")
+
+
+def _outcome(rec: CallRecord, refused: str | None, deadline: float | None, now: float) -> str:
+    if refused is not None:
+        return refused.split(":", 1)[0]  # "stale", "admission" (or "scheduler stopped")
+    if rec.fallback_used:
+        return "invalid"
+    return "model_on_time" if deadline is None or now <= deadline else "model_late"
 
 
 def _served_by(rec: CallRecord, backend: Any) -> None:

@@ -68,6 +68,7 @@ class TownView:
         self._dragging = False
         self.keys_enabled = True
         self.follow = False  # the camera keeps the selected character in view until the player pans
+        self.focus: frozenset[str] = frozenset()  # who is on screen or selected, as the scheduler last heard
 
     def layout(self, rect: pygame.Rect) -> None:
         if rect.size != self.rect.size:
@@ -146,6 +147,10 @@ class TownView:
         t = vm.game_time(self.sim)
         bodies = vm.bodies(vm.attr(self.sim, "world"), t, vm.attr(self.sim, "minds"))
         self.renderer.draw(surface, self.camera, bodies, self.selected, self.rect, t=t)
+        focus = vm.in_view(bodies, self.camera.visible_rect(), self.selected)
+        if focus != self.focus:  # the model spends its time first on what the player watches
+            self.focus = focus
+            vm.tell_focus(self.sim, focus)
 
 
 class App:

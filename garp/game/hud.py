@@ -1,5 +1,6 @@
-"""HUD: date and time, speed, pause, model queue depth and throughput, agent count, model servers
-(load per server, a red banner while one is down); the help overlay.
+"""HUD: date and time, speed, pause, model queue depth / bound and throughput, the speed that would
+keep up when the model is saturated, agent count, model servers (load per server, a red banner while
+one is down); the help overlay.
 
 Keys handled here: space pause, [ / ] slower/faster, F1 help. (Tab, G, L, T, Esc and Ctrl-Q belong
 to the app.) The bar also shows a short-lived notice (`flash`), e.g. "Press Esc again to quit".
@@ -17,6 +18,7 @@ from garp.game import view_model as vm
 HUD_H = 34
 BANNER_H = 26  # the red "model server unreachable" bar under the HUD
 STATS_EVERY_S = 0.5  # wall seconds between reads of the scheduler's stats
+PACE_NOTICE_S = 10.0  # wall seconds the starting speed's explanation stays in the bar
 
 CONTROLS = (
     ("Space", "pause / resume the clock"),
@@ -45,13 +47,18 @@ class Hud:
         self._bar: pygame.Surface | None = None
         self.notice = ""
         self._notice_left = 0.0  # wall seconds the notice stays
+        pace = vm.attr(sim, "start_pace")
+        if pace is not None:  # say once why the clock starts at this speed
+            self.flash(pace.describe(), PACE_NOTICE_S)
 
     def line(self) -> str:
         s = self._stats
         state = "PAUSED" if s.paused else f"speed x{s.speed:g}"
         servers = "".join(f"   {e['name']} " + (f"{e['form']} {e['in_flight']}/{e['limit']} {e['calls']} calls"
                                                   if e["up"] else "DOWN") for e in s.endpoints)
-        return (f"{s.date or s.time}   {state}   model queue {s.queue_depth}   {s.tok_s:.0f} tok/s   "
+        queue = f"model queue {s.queue_depth}/{s.bound}" if s.bound else f"model queue {s.queue_depth}"
+        saturated = f"   model saturated: x{s.keep_up:g} would keep up" if s.keep_up else ""
+        return (f"{s.date or s.time}   {state}   {queue}   {s.tok_s:.0f} tok/s{saturated}   "
                 f"{s.agents} agent{'' if s.agents == 1 else 's'}{servers}   F1 help")
 
     def banner(self) -> str:

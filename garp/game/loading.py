@@ -1,7 +1,7 @@
 """The loading screen and a clean Ctrl-C.
 
 `garp play` builds the simulation on a worker thread while the window draws what is
-happening: each stage (map, model, embedder, memories, start, pictures) with a tick when
+happening: each stage (map, model, embedder, memories, pace, start, pictures) with a tick when
 done, its time, and the current detail ("Maya (3 of 20)"). Closing the window, Ctrl-Q or
 Ctrl-C while loading ends the game as soon as the build returns (a model load cannot be
 interrupted half way).
@@ -28,6 +28,7 @@ STAGES = (
     ("model", "Loading the language model"),
     ("embedder", "Loading the memory embedder"),
     ("memories", "Giving each character their memories"),
+    ("pace", "Measuring the model's speed"),
     ("start", "Setting the scene"),
     ("pictures", "Drawing the town"),
 )

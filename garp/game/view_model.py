@@ -16,6 +16,7 @@ from garp.engine.memory_store import TYPES as MEMORY_TYPES
 from garp.mind.needs import URGENT_THRESHOLD as URGENT_NEED
 from garp.mind.persona import AXES as AXIS_POLES  # axis -> (pole at +, pole at -)
 from garp.mind.persona import GRADES, NEED_NAMES
+from garp.sim.pace import keep_up_speed
 from garp.units import DAY_S
 
 TRAIT_AXES = tuple(AXIS_POLES)  # paper III-A4
@@ -107,6 +108,8 @@ class HudStats:
     tok_s: float
     agents: int
     endpoints: list[dict] = field(default_factory=list)  # server pool: one stats dict per server
+    bound: int = 0             # the model queue's bound
+    keep_up: float = 0.0       # when the model is saturated: the speed that would keep up, else 0
 
 
 def clock_stats(sim: Any) -> HudStats:
@@ -136,7 +139,24 @@ def hud_stats(sim: Any) -> HudStats:
         tok_s=_num(stats.get("tok_s", 0.0)),
         agents=len(attr(sim, "minds", default={}) or attr(attr(sim, "world"), "bodies", default={}) or {}),
         endpoints=list(stats.get("endpoints") or []),
+        bound=int(_num(stats.get("bound", 0))),
+        keep_up=keep_up_speed(_num(attr(clock, "speed", default=1.0), 1.0), _num(stats.get("load", 0.0)))
+        if stats.get("saturated") else 0.0,
     )
+
+
+def in_view(bodies: list[BodyView], rect: tuple[float, float, float, float], selected: str | None) -> frozenset[str]:
+    """The characters inside the map rectangle (x, y, w, h) the camera shows, and the selected one."""
+    x, y, w, h = rect
+    seen = {b.name for b in bodies if x <= b.x <= x + w and y <= b.y <= y + h}
+    return frozenset(seen | ({selected} if selected else set()))
+
+
+def tell_focus(sim: Any, names: frozenset[str]) -> None:
+    """Hand the scheduler who is in focus: an immutable value crosses to its threads, never a live object."""
+    set_focus = attr(attr(sim, "scheduler"), "set_focus")
+    if callable(set_focus):
+        set_focus(frozenset(names))
 
 
 def game_time(sim: Any) -> float:

@@ -87,6 +87,7 @@ class ActionChoice(LMFunction):
     """Generate mode: the number of one listed option, checked against the set."""
 
     name: ClassVar[str] = "action_choice"
+    value: ClassVar[str] = "choice"
     Output: ClassVar[type[BaseModel]] = ChoiceOut
     priority: ClassVar[int] = 3
     temperature: ClassVar[float] = 0.0

@@ -358,6 +358,7 @@ class CommitmentExtraction(LMFunction):
     """Did this conversation make an arrangement? what / when / where / who proposed it."""
 
     name: ClassVar[str] = "commitment_extraction"
+    value: ClassVar[str] = "plan"
     Output: ClassVar[type[BaseModel]] = ExtractedPlan
     priority: ClassVar[int] = 3
     temperature: ClassVar[float] = 0.0

@@ -226,6 +226,7 @@ class DecideToTalk(LMFunction):
     """Should the speaker start a conversation now? (III-A9)"""
 
     name: ClassVar[str] = "decide_to_talk"
+    value: ClassVar[str] = "line"
     Output: ClassVar[type[BaseModel]] = TalkOut
     priority: ClassVar[int] = 3
     temperature: ClassVar[float] = 0.0

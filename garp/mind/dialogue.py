@@ -112,6 +112,7 @@ class ConversationLine(LMFunction):
     """One spoken line (III-A9); checked against empty, repeated and parroted lines."""
 
     name: ClassVar[str] = "conversation_line"
+    value: ClassVar[str] = "line"
     Output: ClassVar[type[BaseModel]] = LineOut
     priority: ClassVar[int] = 1
     temperature: ClassVar[float] = 0.7
@@ -187,6 +188,7 @@ class ConversationSummary(LMFunction):
     """One summary memory per participant (III-A9, VI-e: one memory per conversation)."""
 
     name: ClassVar[str] = "conversation_summary"
+    value: ClassVar[str] = "plan"
     Output: ClassVar[type[BaseModel]] = SummaryOut
     priority: ClassVar[int] = 5
     temperature: ClassVar[float] = 0.0

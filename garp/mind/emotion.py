@@ -110,6 +110,7 @@ def _clamp(v: float, lo: float, hi: float) -> float:
 
 class EmotionAppraisal(LMFunction[AppraisalInputs, EmotionReply]):
     name = "emotion_appraisal"
+    value = "appraisal"
     Output = EmotionReply
     priority = 5
     temperature = APPRAISAL_TEMPERATURE

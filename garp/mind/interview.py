@@ -110,6 +110,7 @@ def first_sentences(text: str, n: int = 2) -> str:
 
 class InterviewAnswer(LMFunction[InterviewInputs, Utterance]):
     name: ClassVar[str] = "interview_answer"
+    value: ClassVar[str] = "interview"
     Output: ClassVar[type[BaseModel]] = Utterance
     priority: ClassVar[int] = 1       # a waiting player comes first
     temperature: ClassVar[float] = 0.0

@@ -26,6 +26,8 @@ URGENT_POIGNANCY = 7          # memories at or above this become urgent thoughts
 URGENT_CAPACITY = 3           # FIFO size of the urgent-thought buffer (III-A9)
 REFLECTION_THRESHOLD = 50     # cumulative poignancy that triggers reflection (III-A10)
 POIGNANCY_PRIORITY = 8        # lowest-priority model work: the fast path never waits on it
+POIGNANCY_LEAD_S = 60.0       # in play, wall s a background score may wait before code scores it (the
+                              # scheduler sheds it first when the model is saturated); lockstep: no deadline
 
 Rating = Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 
@@ -46,6 +48,7 @@ class Poignancy(LMFunction[PoignancyInputs, PoignancyReply]):
     """How much one memory matters to its owner, 1-10 with anchors."""
 
     name = "poignancy"
+    value = "background"
     Output = PoignancyReply
     priority = POIGNANCY_PRIORITY
     temperature = 0.0
@@ -162,8 +165,10 @@ class AgentMemory:
 
     async def _score(self, rec: MemoryRecord, count: bool) -> None:
         try:
+            play = not self.score_inline and hasattr(self.scheduler, "deadline_in")
+            deadline = self.scheduler.deadline_in(POIGNANCY_LEAD_S) if play else None
             reply, call = await self.scheduler.call(Poignancy(), self._inputs(rec), agent=self.owner,
-                                                    game_time=rec.created)
+                                                    game_time=rec.created, deadline=deadline)
             self.calls = (self.calls + [call])[-50:]
             self.store.update(rec.id, poignancy=reply.rating, poignancy_scored=not call.fallback_used)
             self._scored(rec, reply.rating, count)

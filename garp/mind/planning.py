@@ -78,6 +78,7 @@ class DailyPlan(LMFunction):
     """Day plan of 5-8 activities with start times (III-A1). No filled-in example (VI-b)."""
 
     name: ClassVar[str] = "daily_plan"
+    value: ClassVar[str] = "plan"
     Output: ClassVar[type[BaseModel]] = DayPlanOut
     priority: ClassVar[int] = 4
     temperature: ClassVar[float] = 0.3
@@ -216,6 +217,7 @@ class HourlyDecomposition(LMFunction):
     """A day activity → hourly subtasks (III-A1)."""
 
     name: ClassVar[str] = "hourly_decomposition"
+    value: ClassVar[str] = "plan"
     Output: ClassVar[type[BaseModel]] = HourSteps
     priority: ClassVar[int] = 4
     temperature: ClassVar[float] = 0.3

@@ -84,6 +84,7 @@ def _copies(text: str, memories: list[str]) -> bool:
 
 class FocalPoints(LMFunction[FocalInputs, FocalReply]):
     name = "reflection_focal_points"
+    value = "background"
     Output = FocalReply
     priority = 7
     temperature = 0.3
@@ -113,6 +114,7 @@ class FocalPoints(LMFunction[FocalInputs, FocalReply]):
 
 class Insights(LMFunction[InsightInputs, InsightReply]):
     name = "reflection_insights"
+    value = "background"
     Output = InsightReply
     priority = 7
     temperature = 0.3

@@ -221,6 +221,7 @@ class RelationshipInputs:
 
 class RelationshipAppraisal(LMFunction[RelationshipInputs, RelationshipReply]):
     name = "relationship_appraisal"
+    value = "appraisal"
     Output = RelationshipReply
     priority = 6
     temperature = 0.0  # a conversation is always judged the same way (III-A6)

@@ -76,6 +76,7 @@ class Simulation:
         self.applier = Applier(world=self.world, clock=self.clock, minds=self.minds, log=self.log,
                                conversations=self.conversations, lockstep=lockstep, visit=self.requests.visit)
         self._closed = False
+        self.start_pace: Any = None  # garp.sim.pace.StartPace when `garp play` chose the speed (wiring)
         self.cognition.start()
         self._start(traits_choice)
 

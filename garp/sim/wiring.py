@@ -27,6 +27,7 @@ from garp.recovery import memory_logger
 from garp.scenario.loader import load_scenario
 from garp.scenario.schema import Scenario
 from garp.sim.deferred import DeferredLog
+from garp.sim.pace import StartPace, start_pace
 from garp.sim.pipeline import Brain
 from garp.sim.services import Services
 from garp.sim.simulation import Simulation
@@ -35,6 +36,7 @@ from garp.world.clock import GameClock, LockstepClock
 
 # --- tunables ---------------------------------------------------------------------------
 EMBED_LRU_ROOM = 800  # seed texts pre-embedded in one batch (the embedder keeps 1,000, Table II)
+QUEUE_PER_AGENT = 2  # the model queue's bound per cast member (issue 17: queue p99 <= 2x the agents)
 LOCAL_REPLIES = paths.RUNS / "replies"  # live reply caches of `garp run` / `garp play`, one file per backend
 
 
@@ -201,6 +203,7 @@ def _assemble(scenario: Scenario, args: Any, lockstep: bool, run_dir: Path, log:
     personas = personas_for(scenario, _opt(args, "trait"))
     rel_hooks = _relationship_hooks(scenario)
     minds = _minds(scenario, personas, engine, clock.t, switches, rel_hooks, lockstep, progress)
+    pace = _pace(scenario, args, lockstep, engine.scheduler, clock, progress)
     for name in scenario.cast:
         world.add_agent(name, scenario.start_places.get(name, personas[name].home))
     progress("start", "what the objects offer, the characters in their places")
@@ -214,7 +217,23 @@ def _assemble(scenario: Scenario, args: Any, lockstep: bool, run_dir: Path, log:
                         scheduler=engine.scheduler, embedder=engine.embedder, store=engine.store, minds=minds,
                         perception=perception, brain=brain, known_places=known_places, switches=switches,
                         calls=engine.calls, closers=closers, run_dir=run_dir)
-    return Simulation(scenario, services, lockstep=lockstep, rng=rng, seed=seed, traits_choice=_opt(args, "trait"))
+    sim = Simulation(scenario, services, lockstep=lockstep, rng=rng, seed=seed, traits_choice=_opt(args, "trait"))
+    sim.start_pace = pace
+    return sim
+
+
+def _pace(scenario: Scenario, args: Any, lockstep: bool, scheduler: Any, clock: GameClock,
+          progress: Callable[[str, str], None]) -> StartPace | None:
+    """Bound the model queue by the cast; `garp play` without --speed starts at a speed the
+    model's measured throughput can serve (measured before any agent asks for anything)."""
+    scheduler.set_bound(QUEUE_PER_AGENT * len(scenario.cast))
+    if lockstep or not _opt(args, "auto_speed", False) or _opt(args, "speed"):
+        return None
+    progress("pace", "tokens per second of the model")
+    pace = start_pace(scheduler.measure_tok_s(), len(scenario.cast), ceiling=scenario.clock_speed)
+    clock.speed = pace.speed
+    print(pace.describe(), flush=True)
+    return pace
 
 
 def _engine(args: Any, run_dir: Path, seed: int, closers: list[Any], backend: Any, embedder: Any, log: EventLog,

@@ -1,0 +1,61 @@
+"""A clock speed the model can keep up with (issue 17 §4).
+
+`garp play` without `--speed` starts at the speed a measured throughput can serve for the
+scene's cast; while playing, the scheduler's measured load says what speed would keep up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Model work one agent asks for per game hour, in tokens the model generates in the same time
+# (prompt processing and option scoring included). From the recorded 20-agent `town` day
+# (scenarios/replies/replies.sqlite replayed by `garp check town`): 3,435 calls in 480 agent-hours,
+# 105,623 completion tokens, 323 prompt tokens per generated call, 801 scored choices of 5.8
+# options. Recording it live took 111-117 wall min on 2 cores (README), almost all model time:
+# 14.3 s per agent-hour, at the bundled model's ~45 tok/s on that machine = 645 tokens.
+DEMAND_TOK_PER_AGENT_HOUR = 645.0
+TARGET_LOAD = 0.8   # share of the throughput planned for: bursts (everyone's morning plan) need the rest
+MIN_SPEED = 10.0    # slower than a game day in 2.4 wall hours is no longer a town to watch
+SPEED_STEP = 5.0    # speeds are rounded down to a multiple of this (x30, not x31.7)
+
+
+def sustainable_speed(tok_s: float, agents: int, *, ceiling: float,
+                      demand: float = DEMAND_TOK_PER_AGENT_HOUR) -> float:
+    """The clock speed whose demand is TARGET_LOAD of `tok_s`, between MIN_SPEED and `ceiling`
+    (the scene's own speed: a small cast never runs faster than its author set)."""
+    if tok_s <= 0 or agents <= 0:
+        return max(MIN_SPEED, min(ceiling, MIN_SPEED))
+    speed = TARGET_LOAD * tok_s * 3600.0 / (agents * demand)
+    speed = SPEED_STEP * (speed // SPEED_STEP) if speed >= SPEED_STEP else speed
+    return max(MIN_SPEED, min(ceiling, speed))
+
+
+def keep_up_speed(speed: float, load: float) -> float:
+    """The speed at which the demand measured at `speed` (machine s per wall s) is TARGET_LOAD:
+    demand scales with game time per wall second."""
+    if load <= 0:
+        return speed
+    fitted = speed * TARGET_LOAD / load
+    return max(1.0, SPEED_STEP * (fitted // SPEED_STEP) if fitted >= SPEED_STEP else round(fitted))
+
+
+@dataclass(frozen=True)
+class StartPace:
+    """How the starting speed was chosen, for the terminal and the HUD."""
+
+    speed: float
+    tok_s: float
+    agents: int
+    computed: float  # before clamping
+
+    def describe(self) -> str:
+        why = (f"the model made {self.tok_s:.0f} tok/s, enough for {self.agents} agents at about "
+               f"x{self.computed:.0f}")
+        floor = f"; x{MIN_SPEED:g} is the slowest start" if self.computed < self.speed else ""
+        return f"clock x{self.speed:g}: {why}{floor} (press [ or ] to change)"
+
+
+def start_pace(tok_s: float, agents: int, ceiling: float) -> StartPace:
+    computed = TARGET_LOAD * tok_s * 3600.0 / (max(agents, 1) * DEMAND_TOK_PER_AGENT_HOUR)
+    return StartPace(sustainable_speed(tok_s, agents, ceiling=ceiling), tok_s, agents, computed)
