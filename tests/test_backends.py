@@ -58,8 +58,10 @@ def test_make_backend_errors(tmp_path):
         make_backend(server="localhost:8080")
 
 
-def test_two_threads_sharing_one_backend_get_the_sequential_answers(llm_backend):
-    """Two simulations sharing the model once crashed the process; calls are serialised."""
+def test_two_threads_sharing_one_backend_get_valid_answers(llm_backend):
+    """Two simulations sharing the model once crashed the process. Generations now decode
+    together (valid, not bit-identical: tests/test_batching.py); scoring waits for its turn
+    and is exact."""
     from concurrent.futures import ThreadPoolExecutor
 
     expected = llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=32, seed=3).text
@@ -73,5 +75,5 @@ def test_two_threads_sharing_one_backend_get_the_sequential_answers(llm_backend)
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(work, range(8)))
-    assert all(r == expected for r in results[0::2])
+    assert all(json.loads(r) for r in results[0::2]) and expected
     assert all(r == pytest.approx(expected_scores, abs=1e-4) for r in results[1::2])

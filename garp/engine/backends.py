@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from typing import Any, Protocol, runtime_checkable
 
 from garp.engine import native_probe
@@ -62,7 +63,8 @@ class LlamaCppBackend:
         self._formatter = self._make_formatter(llama_chat_format)
         self._grammars: dict[str, Any] = {}
         self._eot = self._end_of_turn_tokens()
-        self.n_threads = threads
+        self.n_threads, self.score_s = threads, 0.0
+        self.score_tokens = (0, 0)  # prompt tokens scored, of which reused from the previous scoring
         self.max_in_flight = spec.profile.parallel  # the scheduler runs this many requests at once
         n_ctx = max(spec.profile.n_ctx, spec.profile.parallel * spec.profile.slot_ctx)
         self.engine = BatchEngine(self.llm, spec.profile.parallel, n_ctx, threads)
@@ -123,7 +125,16 @@ class LlamaCppBackend:
     def score_options(self, messages: list[dict], options: list[str], prefix: str = "") -> list[float]:
         # the model's own context, between two batch steps: the cores do one thing at a time
         with COMPUTE, self._lock:
-            return self._score_options(messages, options, prefix)
+            began = time.perf_counter()
+            try:
+                return self._score_options(messages, options, prefix)
+            finally:
+                self.score_s += time.perf_counter() - began
+
+    def compute_stats(self) -> dict:
+        """Where the model's time went: batch steps (and the tokens they made), option scoring."""
+        return {**self.engine.stats(), "score_s": self.score_s, "score_prompt_tokens": self.score_tokens[0],
+                "score_reused_tokens": self.score_tokens[1]}
 
     def _score_options(self, messages: list[dict], options: list[str], prefix: str = "") -> list[float]:
         """Mean per-token log-likelihood of each option as the assistant's reply (after `prefix`).
@@ -141,6 +152,7 @@ class LlamaCppBackend:
             raise GarpError(f"score_options: prompt of {len(prompt)} tokens does not fit the context of {llm.n_ctx()}")
         head, last = prompt[:-1], prompt[-1]
         keep = _common_prefix(llm.input_ids[: llm.n_tokens].tolist(), head)
+        self.score_tokens = (self.score_tokens[0] + len(head), self.score_tokens[1] + keep)
         llm.n_tokens = keep
         if keep < len(head):
             llm.eval(head[keep:])

@@ -23,6 +23,7 @@ import concurrent.futures as cf
 import ctypes
 import queue
 import threading
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,8 +33,24 @@ from garp.errors import GarpError
 
 # Tunables
 PROMPT_CHUNK_TOKENS = 512  # prompt tokens one step may carry, all sequences together (llama.cpp's n_batch)
-KV_UNIFIED = False
+KV_UNIFIED = True  # sequences share cached prompt heads: one cell, many sequences
 TOP_K, TOP_P, MIN_P = 40, 0.95, 0.05  # the same as LlamaCppBackend.complete always used
+
+def _gil_holding(llama_cpp):
+    """The per-token calls bound through PyDLL, which keeps the GIL: each is microseconds long,
+    and re-taking a released GIL from the game's render thread costs up to a switch interval
+    (a step makes dozens of such calls, so releasing it turned 10 ms steps into 100 ms ones)."""
+    lib = llama_cpp.llama_cpp._lib
+    py = ctypes.PyDLL(lib._name, handle=lib._handle)
+    calls = {}
+    for name, args, res in (("llama_sampler_apply", [ctypes.c_void_p, ctypes.c_void_p], None),
+                            ("llama_sampler_accept", [ctypes.c_void_p, ctypes.c_int32], None),
+                            ("llama_get_logits", [ctypes.c_void_p], ctypes.POINTER(ctypes.c_float))):
+        fn = getattr(py, name)
+        fn.argtypes, fn.restype = args, res
+        calls[name] = fn
+    return calls
+
 
 _TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)], align=True)
 
@@ -99,10 +116,14 @@ class BatchEngine:
         self._mem = llama_cpp.llama_get_memory(self.ctx)
         self._vocab = llm._model.vocab
         self._n_vocab = llm.n_vocab()
+        self._fast = _gil_holding(llama_cpp)
+        self._eog = frozenset(t for t in range(self._n_vocab) if llama_cpp.llama_vocab_is_eog(self._vocab, t))
         self._batch = llama_cpp.llama_batch_init(PROMPT_CHUNK_TOKENS + n_slots, 0, 1)
         self._slots = [_Slot(i) for i in range(n_slots)]
         self._inbox: queue.Queue[Generation | None] = queue.Queue()
         self._waiting: list[Generation] = []
+        self._busy_s, self._made = 0.0, 0  # wall s spent in steps, tokens generated: the engine's own rate
+        self._prompt_tokens = self._reused_tokens = 0  # how much of the prompts the slots' caches saved
         self._thread = threading.Thread(target=self._loop, name="garp-batch-engine", daemon=True)
         self._thread.start()
 
@@ -112,6 +133,10 @@ class BatchEngine:
                             f"the batched context of {self.n_ctx}")
         self._inbox.put(job)
         return job.future
+
+    def stats(self) -> dict:
+        return {"busy_s": self._busy_s, "tokens": self._made, "slots": self.n_slots,
+                "prompt_tokens": self._prompt_tokens, "reused_tokens": self._reused_tokens}
 
     def close(self) -> None:
         if self._thread.is_alive():
@@ -135,7 +160,9 @@ class BatchEngine:
                 continue
             try:
                 with COMPUTE:
+                    began = time.perf_counter()
                     self._step()
+                    self._busy_s += time.perf_counter() - began
             except Exception as e:  # noqa: BLE001 — fail the requests in flight, keep the engine alive
                 self._fail_all(e)
 
@@ -168,10 +195,9 @@ class BatchEngine:
             self._start(slot, job)
 
     def _start(self, slot: _Slot, job: Generation) -> None:
-        # keep the shared prefix, but always decode the last prompt token again: its logits start the reply
-        keep = min(slot.common_prefix(job.prompt), len(job.prompt) - 1)
-        self._lc.llama_memory_seq_rm(self._mem, slot.seq_id, keep, -1)
-        slot.cached, slot.pending = job.prompt[:keep], job.prompt[keep:]
+        keep = self._reuse_prefix(slot, job.prompt)
+        self._prompt_tokens, self._reused_tokens = self._prompt_tokens + len(job.prompt), self._reused_tokens + keep
+        slot.pending = job.prompt[keep:]
         slot.job, slot.out = job, []
         self._free_samplers(slot)
         if job.grammar is not None:
@@ -179,6 +205,23 @@ class BatchEngine:
                                                                job.grammar[1].encode())
         if job.temperature > 0:
             slot.sampler = self._chain(job.temperature, job.seed)
+
+    def _reuse_prefix(self, slot: _Slot, prompt: list[int]) -> int:
+        """Keep the slot's cached prefix of `prompt`, or share a longer one another slot holds
+        (in the unified cache a copy only tags the same cells with this sequence too). The last
+        prompt token is always decoded again: its logits start the reply."""
+        limit = len(prompt) - 1
+        keep = min(slot.common_prefix(prompt), limit)
+        donor = max(self._slots, key=lambda s: s.common_prefix(prompt)) if KV_UNIFIED else slot
+        shared = min(donor.common_prefix(prompt), limit)
+        if donor is not slot and shared > keep:
+            self._lc.llama_memory_seq_rm(self._mem, slot.seq_id, -1, -1)
+            self._lc.llama_memory_seq_cp(self._mem, donor.seq_id, slot.seq_id, 0, shared)
+            keep = shared
+        else:
+            self._lc.llama_memory_seq_rm(self._mem, slot.seq_id, keep, -1)
+        slot.cached = prompt[:keep]
+        return keep
 
     def _chain(self, temperature: float, seed: int):
         lc = self._lc
@@ -196,14 +239,16 @@ class BatchEngine:
         if rc != 0:
             self._out_of_room(rc)
             return
+        rows = sum(1 for s in self._slots if s.job is not None and s.logit_row >= 0)
+        logits = np.ctypeslib.as_array(self._fast["llama_get_logits"](self.ctx), shape=(rows, self._n_vocab))
         for slot in self._slots:
             if slot.job is not None and slot.logit_row >= 0:
-                self._advance(slot)
+                self._advance(slot, logits[slot.logit_row])
 
     def _fill_batch(self) -> None:
         """One token per generating slot, then prompt chunks up to the step's budget."""
         b, n = self._batch, 0
-        budget = PROMPT_CHUNK_TOKENS
+        budget, self._outputs = PROMPT_CHUNK_TOKENS, 0
         for slot in self._slots:
             slot.logit_row, slot.step_base = -1, len(slot.cached)
             if slot.job is None:
@@ -224,18 +269,20 @@ class BatchEngine:
             b.logits[n + i] = False
         if logits_last:
             b.logits[n + len(tokens) - 1] = True
-            slot.logit_row = n + len(tokens) - 1
+            slot.logit_row = self._outputs  # llama_get_logits holds one row per output, in batch order
+            self._outputs += 1
         slot.cached = slot.cached + tokens
         if slot.pending:
             slot.pending = slot.pending[len(tokens):]
         return n + len(tokens)
 
-    def _advance(self, slot: _Slot) -> None:
-        tok = self._sample(slot)
+    def _advance(self, slot: _Slot, logits: np.ndarray) -> None:
+        tok = self._sample(slot, logits)
         job = slot.job
-        done = self._lc.llama_vocab_is_eog(self._vocab, tok)
+        done = tok in self._eog
         if not done:
             slot.out.append(tok)
+            self._made += 1
             done = len(slot.out) >= job.max_tokens
         if done:
             text = self._llm.detokenize(slot.out).decode("utf-8", errors="ignore")
@@ -250,14 +297,12 @@ class BatchEngine:
             job.future.set_result(result)
 
     # ------------------------------------------------------------ sampling
-    def _sample(self, slot: _Slot) -> int:
-        logits = np.ctypeslib.as_array(self._lc.llama_get_logits_ith(self.ctx, slot.logit_row),
-                                       shape=(self._n_vocab,))
+    def _sample(self, slot: _Slot, logits: np.ndarray) -> int:
         tok = self._pick(slot, logits)
         if slot.grammar is not None and not self._grammar_allows(slot.grammar, tok):
             tok = self._constrained(slot, logits)
         if slot.grammar is not None:
-            self._lc.llama_sampler_accept(slot.grammar, tok)
+            self._fast["llama_sampler_accept"](slot.grammar, tok)
         return int(tok)
 
     def _constrained(self, slot: _Slot, logits: np.ndarray) -> int:
@@ -293,7 +338,9 @@ class BatchEngine:
         lc = self._lc
         arr = lc.llama_token_data_array(data=cands.ctypes.data_as(ctypes.POINTER(lc.llama_token_data)),
                                         size=len(cands), selected=-1, sorted=False)
-        lc.llama_sampler_apply(sampler, ctypes.byref(arr))
+        # a few candidates: microseconds, keep the GIL; the whole vocabulary: let the game's thread run
+        apply = self._fast["llama_sampler_apply"] if len(cands) <= TOP_K else lc.llama_sampler_apply
+        apply(sampler, ctypes.byref(arr))
         if arr.size != len(cands):  # the sampler kept a sorted/truncated view: copy it back as the candidates
             view = np.ctypeslib.as_array(ctypes.cast(arr.data, ctypes.POINTER(ctypes.c_byte)),
                                          shape=(arr.size * _TOKEN_DATA.itemsize,)).view(_TOKEN_DATA)

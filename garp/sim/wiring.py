@@ -198,7 +198,7 @@ def _assemble(scenario: Scenario, args: Any, lockstep: bool, run_dir: Path, log:
     town, registry, world, perception = load_town(scenario.map, log, fork_rng(rng))
     clock = _clock(scenario, lockstep, _opt(args, "speed"))
     progress("model", _opt(args, "server") or _opt(args, "model") or "the bundled model")
-    engine = _engine(args, run_dir, seed, closers, backend, embedder, log, clock.t, progress)
+    engine = _engine(args, run_dir, seed, closers, backend, embedder, log, clock.t, progress, lockstep)
     switches = switches_for(scenario, args)
     personas = personas_for(scenario, _opt(args, "trait"))
     rel_hooks = _relationship_hooks(scenario)
@@ -237,7 +237,7 @@ def _pace(scenario: Scenario, args: Any, lockstep: bool, scheduler: Any, clock: 
 
 
 def _engine(args: Any, run_dir: Path, seed: int, closers: list[Any], backend: Any, embedder: Any, log: EventLog,
-            t: float, progress: Callable[[str, str], None]) -> _Engine:
+            t: float, progress: Callable[[str, str], None], lockstep: bool = False) -> _Engine:
     """The model backend (unless given), its reply cache and scheduler, the embedder (unless given),
     the store (every memory it adds is logged: crash recovery reads the log)."""
     from garp.engine.memory_store import MemoryStore
@@ -250,7 +250,11 @@ def _engine(args: Any, run_dir: Path, seed: int, closers: list[Any], backend: An
     closers.append(cache.close)
     report_cache_repair(cache, log, t)
     sink = CallSink()
-    scheduler = InferenceScheduler(backend, cache=cache, recorder=sink, seed=seed).start()
+    # Lockstep asks the embedded model one request at a time: a reply then never depends on what
+    # else shared its batch (the unified cache's sums run over other sequences' cells too), so a
+    # headless run replays and resumes identically. Play batches.
+    workers = 1 if lockstep and getattr(backend, "engine", None) is not None else None
+    scheduler = InferenceScheduler(backend, cache=cache, recorder=sink, seed=seed, workers=workers).start()
     closers.append(scheduler.stop)
     progress("embedder", "all-MiniLM-L6-v2")
     if embedder is None:

@@ -1,0 +1,174 @@
+"""The 20-agent town on the real-time clock with live replies: does the model keep up? (issue #17)
+
+For each speed (default: the speed `garp play` would choose, then 75x) the town runs for
+--wall seconds exactly as `garp play` runs it: the window's frame loop draws every frame
+(SDL's dummy video driver, so the drawing work is real but nothing is shown), the model
+answers live (no reply cache), and every --interview-every seconds the player asks the next
+agent a question. Printed per speed:
+- requests; the share answered by the model before their deadline; by code for lateness
+  ("stale"); by code by admission; model replies that failed validation;
+- model queue length p50/p99 (sampled every second) and the bound;
+- interview answer latency p50/p99 (wall s);
+- tok/s: completion tokens the model made per wall second, and the batch engine's own rate
+  while it was busy (`engine_busy_tok_s`, to set against benchmarks/batching.py).
+
+Prints one JSON object as the last line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+import types
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from garp import paths  # noqa: E402
+
+QUESTIONS = ("What have you been doing today?", "Who did you talk to today?", "How are you feeling right now?",
+             "What are you planning to do next?", "What do you like about this town?")
+SCENARIO = "town"
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return float(ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))])
+
+
+class Interviewer:
+    """Asks the next agent a question every `every_s` wall seconds; times the answers."""
+
+    def __init__(self, sim, every_s: float):
+        self.sim, self.every_s = sim, every_s
+        self.names = sorted(sim.minds)
+        self.asked, self.latencies = 0, []
+        self.pending: tuple[float, object] | None = None
+        self.next_at = time.monotonic() + every_s
+
+    def tick(self, now: float) -> None:
+        if self.pending is not None and self.pending[1].done():
+            self.latencies.append(now - self.pending[0])
+            self.pending = None
+        if self.pending is None and now >= self.next_at:
+            name = self.names[self.asked % len(self.names)]
+            self.pending = (now, self.sim.interview(name, QUESTIONS[self.asked % len(QUESTIONS)]))
+            self.asked += 1
+            self.next_at = now + self.every_s
+
+
+def play_for(sim, wall_s: float, interview_every_s: float) -> dict:
+    """The game's own frame loop (App.frame) for wall_s seconds; samples queue and interviews."""
+    import pygame
+
+    from garp.game.app import WINDOW, App, build_renderer
+
+    screen = pygame.display.set_mode(WINDOW)
+    app = App(sim, build_renderer(sim), screen.get_size())
+    asker, queue, clock = Interviewer(sim, interview_every_s), [], pygame.time.Clock()
+    start = next_sample = time.monotonic()
+    while (now := time.monotonic()) - start < wall_s and not sim.done:
+        app.frame(clock.tick(60) / 1000.0, screen, pygame.event.get())
+        pygame.display.flip()
+        asker.tick(now)
+        if now >= next_sample:
+            queue.append(sim.scheduler.stats()["queue_depth"])
+            next_sample = now + 1.0
+    return {"wall_s": time.monotonic() - start, "queue": queue, "asker": asker}
+
+
+def outcome_shares(answered: dict, events: list[dict]) -> dict:
+    """Shares of the scheduler's outcomes: on time / late by the model, invalid (fallback after
+    the model answered), code for lateness (stale), code by admission."""
+    n = max(sum(answered.values()), 1)
+    made = sum(int(e.get("tokens") or 0) for e in events
+               if e["kind"] == "llm_call" and not e.get("fallback_used") and not e.get("cached"))
+    return {"requests": sum(answered.values()), **{k: round(v / n, 3) for k, v in answered.items()},
+            "completion_tokens": made}
+
+
+def run_speed(speed: float | None, opts, backend, embedder) -> dict:
+    from garp.sim.wiring import build
+
+    out = paths.RUNS / "bench-town-load" / (f"x{speed:g}" if speed else "default")
+    shutil.rmtree(out, ignore_errors=True)
+    args = types.SimpleNamespace(out=str(out), seed=0, live=True, record=False, cache=None, speed=speed,
+                                 auto_speed=speed is None)
+    sim = build(SCENARIO, args, lockstep=False, backend=backend, embedder=embedder)
+    engine_before = backend.compute_stats()
+    try:
+        chosen = sim.clock.speed
+        played = play_for(sim, opts.wall, opts.interview_every)
+        stats, engine_after = sim.scheduler.stats(), backend.compute_stats()
+    finally:
+        sim.close()
+    return summarise(chosen, played, stats, list(sim.log.events), engine_before, engine_after)
+
+
+def summarise(speed, played, stats, events, engine_before, engine_after) -> dict:
+    asker, wall = played["asker"], played["wall_s"]
+    shares = outcome_shares(stats["answered"], events)
+    busy = engine_after["busy_s"] - engine_before["busy_s"]
+    scoring = engine_after["score_s"] - engine_before["score_s"]
+    made = engine_after["tokens"] - engine_before["tokens"]
+    return {"speed": speed, "wall_s": round(wall), **shares,
+            "queue_p50": percentile(played["queue"], 0.5), "queue_p99": percentile(played["queue"], 0.99),
+            "queue_bound": stats["bound"],
+            "interviews": asker.asked, "interview_p50_s": round(percentile(asker.latencies, 0.5), 2),
+            "interview_p99_s": round(percentile(asker.latencies, 0.99), 2),
+            "tok_s": round(made / max(wall, 1e-6), 1),
+            "engine_busy_share": round(busy / max(wall, 1e-6), 3),
+            "scoring_share": round(scoring / max(wall, 1e-6), 3),
+            "engine_busy_tok_s": round(made / max(busy, 1e-6), 1),
+            "prompt_tokens": engine_after["prompt_tokens"] - engine_before["prompt_tokens"],
+            "prompt_reused": round((engine_after["reused_tokens"] - engine_before["reused_tokens"])
+                                   / max(engine_after["prompt_tokens"] - engine_before["prompt_tokens"], 1), 3),
+            "score_prompt_tokens": engine_after["score_prompt_tokens"] - engine_before["score_prompt_tokens"],
+            "score_reused": round((engine_after["score_reused_tokens"] - engine_before["score_reused_tokens"])
+                                  / max(engine_after["score_prompt_tokens"] - engine_before["score_prompt_tokens"], 1),
+                                  3)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--wall", type=float, default=600.0, help="wall seconds per speed (the issue asks >= 600)")
+    ap.add_argument("--speeds", default="default,75", help="comma-separated: 'default' (play's choice) or numbers")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="llama.cpp threads (default: the thread budget of a rendering game)")
+    ap.add_argument("--interview-every", type=float, default=60.0, help="wall seconds between interview questions")
+    opts = ap.parse_args()
+    import pygame
+
+    from garp.engine.backends import make_backend
+    from garp.engine.embedder import Embedder
+    from garp.engine.threads import reserve_for_rendering
+    from garp.game.app import GIL_SWITCH_S
+
+    reserve_for_rendering()  # the same thread budget and GIL switch interval as `garp play`
+    sys.setswitchinterval(GIL_SWITCH_S)
+    pygame.init()
+    backend, embedder = make_backend(threads=opts.threads), Embedder()
+    results = []
+    try:
+        for s in opts.speeds.split(","):
+            result = run_speed(None if s.strip() == "default" else float(s), opts, backend, embedder)
+            print(json.dumps(result), file=sys.stderr)
+            results.append(result)
+    finally:
+        embedder.close()
+        backend.close()
+        pygame.quit()
+    print(json.dumps({"agents": 20, "llama_threads": backend.n_threads, "runs": results}))
+
+
+if __name__ == "__main__":
+    main()
