@@ -30,6 +30,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # batching.py: the same rounds as the bare figure
 
 from garp import paths  # noqa: E402
 
@@ -74,16 +75,54 @@ def play_for(sim, wall_s: float, interview_every_s: float) -> dict:
 
     screen = pygame.display.set_mode(WINDOW)
     app = App(sim, build_renderer(sim), screen.get_size())
-    asker, queue, clock = Interviewer(sim, interview_every_s), [], pygame.time.Clock()
+    asker, queue, clock, frames = Interviewer(sim, interview_every_s), [], pygame.time.Clock(), 0
     start = next_sample = time.monotonic()
     while (now := time.monotonic()) - start < wall_s and not sim.done:
         app.frame(clock.tick(60) / 1000.0, screen, pygame.event.get())
         pygame.display.flip()
+        frames += 1
         asker.tick(now)
         if now >= next_sample:
             queue.append(sim.scheduler.stats()["queue_depth"])
             next_sample = now + 1.0
-    return {"wall_s": time.monotonic() - start, "queue": queue, "asker": asker}
+    wall = time.monotonic() - start
+    return {"wall_s": wall, "queue": queue, "asker": asker, "fps": frames / max(wall, 1e-6)}
+
+
+def render_contention(backend, embedder, seconds: float) -> dict:
+    """The backend's batched tok/s alone, then while the game draws the town every frame (the
+    clock paused, so the town itself asks nothing): the cost of playing to the model."""
+    import threading
+
+    import pygame
+
+    from garp.game.app import WINDOW, App, build_renderer
+    from garp.sim.wiring import build
+    from batching import backend_round
+
+    backend_round(backend, 8, 99, 16)  # warm: the shared head cached, as in both measured rounds
+    out = paths.RUNS / "bench-town-load" / "render"
+    shutil.rmtree(out, ignore_errors=True)
+    args = types.SimpleNamespace(out=str(out), seed=0, live=True, record=False, cache=None, speed=None)
+    sim = build(SCENARIO, args, lockstep=False, backend=backend, embedder=embedder)
+    try:
+        screen = pygame.display.set_mode(WINDOW)
+        app, clock, rates, frames = App(sim, build_renderer(sim), screen.get_size()), pygame.time.Clock(), [], 0
+        bare = backend_round(backend, 8, 100, 64)
+        worker = threading.Thread(target=lambda: rates.append(backend_round(backend, 8, 101, 64)))
+        start = time.monotonic()
+        worker.start()
+        while worker.is_alive() or time.monotonic() - start < seconds:
+            clock.tick(60)
+            pygame.event.get()
+            app.draw(screen)  # draw only: updating would let the town ask the model too
+            pygame.display.flip()
+            frames += 1
+        fps = frames / (time.monotonic() - start)
+    finally:
+        sim.close()
+    return {"bare_tok_s": round(bare, 1), "while_drawing_tok_s": round(rates[0], 1),
+            "ratio": round(rates[0] / bare, 2), "fps_while_decoding": round(fps, 1)}
 
 
 def outcome_shares(answered: dict, events: list[dict]) -> dict:
@@ -120,7 +159,7 @@ def summarise(speed, played, stats, events, engine_before, engine_after) -> dict
     busy = engine_after["busy_s"] - engine_before["busy_s"]
     scoring = engine_after["score_s"] - engine_before["score_s"]
     made = engine_after["tokens"] - engine_before["tokens"]
-    return {"speed": speed, "wall_s": round(wall), **shares,
+    return {"speed": speed, "wall_s": round(wall), "fps": round(played["fps"], 1), **shares,
             "queue_p50": percentile(played["queue"], 0.5), "queue_p99": percentile(played["queue"], 0.99),
             "queue_bound": stats["bound"],
             "interviews": asker.asked, "interview_p50_s": round(percentile(asker.latencies, 0.5), 2),
@@ -150,15 +189,16 @@ def main() -> None:
 
     from garp.engine.backends import make_backend
     from garp.engine.embedder import Embedder
-    from garp.engine.threads import reserve_for_rendering
     from garp.game.app import GIL_SWITCH_S
 
-    reserve_for_rendering()  # the same thread budget and GIL switch interval as `garp play`
+    # the GIL switch interval of `garp play`
     sys.setswitchinterval(GIL_SWITCH_S)
     pygame.init()
     backend, embedder = make_backend(threads=opts.threads), Embedder()
     results = []
     try:
+        contention = render_contention(backend, embedder, 5.0)
+        print(json.dumps(contention), file=sys.stderr)
         for s in opts.speeds.split(","):
             result = run_speed(None if s.strip() == "default" else float(s), opts, backend, embedder)
             print(json.dumps(result), file=sys.stderr)
@@ -167,7 +207,7 @@ def main() -> None:
         embedder.close()
         backend.close()
         pygame.quit()
-    print(json.dumps({"agents": 20, "llama_threads": backend.n_threads, "runs": results}))
+    print(json.dumps({"agents": 20, "llama_threads": backend.n_threads, "render": contention, "runs": results}))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from test_lmfunction import Greet, NeverGlad, Reply
 
 
 def _blocker(sched, gate):
-    """Occupy the single inference thread until `gate` is set."""
+    """Occupy the one general inference worker (workers=1) until `gate` is set."""
     started = threading.Event()
 
     def run():
@@ -32,7 +32,7 @@ def _job(order, name):
 
 
 def test_deadline_then_priority_order_and_cancel(llm_backend):
-    sched = InferenceScheduler(llm_backend).start()
+    sched = InferenceScheduler(llm_backend, workers=1).start()
     try:
         gate, order = threading.Event(), []
         _blocker(sched, gate)
@@ -53,7 +53,7 @@ def test_deadline_then_priority_order_and_cancel(llm_backend):
 
 def test_request_that_became_late_while_queued_is_stale(llm_backend, monkeypatch):
     monkeypatch.setattr("garp.engine.scheduler.STALE_AFTER_S", 0.1)
-    sched = InferenceScheduler(llm_backend).start()
+    sched = InferenceScheduler(llm_backend, workers=1).start()
     sched.costs.prior_s = 0.01  # unmeasured work looks small: admission lets it wait
     try:
         gate, order = threading.Event(), []
@@ -68,7 +68,7 @@ def test_request_that_became_late_while_queued_is_stale(llm_backend, monkeypatch
 
 
 def test_request_already_past_its_deadline_is_refused_at_once(llm_backend):
-    sched = InferenceScheduler(llm_backend).start()
+    sched = InferenceScheduler(llm_backend, workers=1).start()
     try:
         order = []
         _, fut = sched.submit(*_job(order, "late"), priority=0, deadline=time.monotonic() - 3600)
@@ -108,7 +108,7 @@ def test_async_call_while_another_thread_runs(scheduler):
 
 def test_cancelled_task_skips_request_and_recorder_sees_calls(llm_backend):
     seen = []
-    sched = InferenceScheduler(llm_backend, recorder=seen.append).start()
+    sched = InferenceScheduler(llm_backend, recorder=seen.append, workers=1).start()
     try:
         gate = threading.Event()
         _blocker(sched, gate)
@@ -131,7 +131,7 @@ def test_cancelled_task_skips_request_and_recorder_sees_calls(llm_backend):
 
 
 def test_stop_gives_pending_requests_fallbacks(llm_backend):
-    sched = InferenceScheduler(llm_backend).start()
+    sched = InferenceScheduler(llm_backend, workers=1).start()
     gate = threading.Event()
     _blocker(sched, gate)
     _, fut = sched.submit_function(Greet(), {"name": "Tom"}, agent="Ana")
@@ -144,7 +144,7 @@ def test_stop_gives_pending_requests_fallbacks(llm_backend):
 
 
 def test_admission_refuses_what_cannot_make_its_deadline_and_says_why(llm_backend):
-    sched = InferenceScheduler(llm_backend).start()
+    sched = InferenceScheduler(llm_backend, workers=1).start()
     try:
         gate = threading.Event()
         _blocker(sched, gate)
@@ -160,7 +160,7 @@ def test_admission_refuses_what_cannot_make_its_deadline_and_says_why(llm_backen
 
 
 def test_interview_jumps_ahead_of_queued_plans(llm_backend):
-    sched = InferenceScheduler(llm_backend).start()
+    sched = InferenceScheduler(llm_backend, workers=1).start()
     try:
         gate, order = threading.Event(), []
         _blocker(sched, gate)
@@ -177,7 +177,7 @@ def test_interview_jumps_ahead_of_queued_plans(llm_backend):
 
 
 def test_lines_of_characters_in_focus_go_first(llm_backend):
-    sched = InferenceScheduler(llm_backend).start()
+    sched = InferenceScheduler(llm_backend, workers=1).start()
     try:
         gate, order = threading.Event(), []
         _blocker(sched, gate)
@@ -194,7 +194,7 @@ def test_lines_of_characters_in_focus_go_first(llm_backend):
 
 
 def test_queue_never_exceeds_its_bound_and_sheds_the_lowest_value(llm_backend):
-    sched = InferenceScheduler(llm_backend).start()
+    sched = InferenceScheduler(llm_backend, workers=1).start()
     sched.set_bound(3)
     try:
         gate, order, depths = threading.Event(), [], []
@@ -218,7 +218,7 @@ def test_queue_never_exceeds_its_bound_and_sheds_the_lowest_value(llm_backend):
 
 
 def test_requests_without_a_deadline_are_never_refused(llm_backend):
-    sched = InferenceScheduler(llm_backend).start()
+    sched = InferenceScheduler(llm_backend, workers=1).start()
     sched.set_bound(1)
     try:
         gate, order = threading.Event(), []

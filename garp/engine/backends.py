@@ -67,7 +67,8 @@ class LlamaCppBackend:
         self.score_tokens = (0, 0)  # prompt tokens scored, of which reused from the previous scoring
         self.max_in_flight = spec.profile.parallel  # the scheduler runs this many requests at once
         n_ctx = max(spec.profile.n_ctx, spec.profile.parallel * spec.profile.slot_ctx)
-        self.engine = BatchEngine(self.llm, spec.profile.parallel, n_ctx, threads)
+        # one slot more than the scheduler's workers: its express worker's interview never waits for one
+        self.engine = BatchEngine(self.llm, spec.profile.parallel + 1, n_ctx, threads)
 
     @property
     def model_id(self) -> str:

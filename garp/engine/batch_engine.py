@@ -33,7 +33,6 @@ from garp.errors import GarpError
 
 # Tunables
 PROMPT_CHUNK_TOKENS = 512  # prompt tokens one step may carry, all sequences together (llama.cpp's n_batch)
-KV_UNIFIED = True  # sequences share cached prompt heads: one cell, many sequences
 TOP_K, TOP_P, MIN_P = 40, 0.95, 0.05  # the same as LlamaCppBackend.complete always used
 
 def _gil_holding(llama_cpp):
@@ -108,7 +107,7 @@ class BatchEngine:
         params = llama_cpp.llama_context_default_params()
         params.n_ctx = n_ctx
         params.n_batch = params.n_ubatch = PROMPT_CHUNK_TOKENS + n_slots  # a step never exceeds one ubatch
-        params.n_seq_max, params.kv_unified = n_slots, KV_UNIFIED
+        params.n_seq_max, params.kv_unified = n_slots, True  # sequences share cached prompt heads
         params.n_threads = params.n_threads_batch = n_threads
         self.ctx = llama_cpp.llama_init_from_model(llm._model.model, params)
         if not self.ctx:
@@ -122,6 +121,8 @@ class BatchEngine:
         self._slots = [_Slot(i) for i in range(n_slots)]
         self._inbox: queue.Queue[Generation | None] = queue.Queue()
         self._waiting: list[Generation] = []
+        self.isolated = False  # lockstep runs: one request at a time, nothing else in the cache (isolate)
+        self._clear_pending = False
         self._busy_s, self._made = 0.0, 0  # wall s spent in steps, tokens generated: the engine's own rate
         self._prompt_tokens = self._reused_tokens = 0  # how much of the prompts the slots' caches saved
         self._thread = threading.Thread(target=self._loop, name="garp-batch-engine", daemon=True)
@@ -133,6 +134,11 @@ class BatchEngine:
                             f"the batched context of {self.n_ctx}")
         self._inbox.put(job)
         return job.future
+
+    def isolate(self, on: bool) -> None:
+        """Lockstep: each request alone in the cache, which starts empty, so the same requests in
+        the same order give the same replies (play shares cached heads between sequences)."""
+        self.isolated, self._clear_pending = on, on
 
     def stats(self) -> dict:
         return {"busy_s": self._busy_s, "tokens": self._made, "slots": self.n_slots,
@@ -184,6 +190,11 @@ class BatchEngine:
 
     def _admit(self) -> None:
         """Give waiting requests the free slots, each the one whose cache shares most of its prompt."""
+        if self._clear_pending and not any(s.job for s in self._slots):
+            self._lc.llama_memory_clear(self._mem, True)
+            for slot in self._slots:
+                slot.cached = []
+            self._clear_pending = False
         while self._waiting:
             free = [s for s in self._slots if s.job is None]
             if not free:
@@ -212,7 +223,9 @@ class BatchEngine:
         prompt token is always decoded again: its logits start the reply."""
         limit = len(prompt) - 1
         keep = min(slot.common_prefix(prompt), limit)
-        donor = max(self._slots, key=lambda s: s.common_prefix(prompt)) if KV_UNIFIED else slot
+        if self.isolated:
+            self._forget_others(slot)
+        donor = slot if self.isolated else max(self._slots, key=lambda s: s.common_prefix(prompt))
         shared = min(donor.common_prefix(prompt), limit)
         if donor is not slot and shared > keep:
             self._lc.llama_memory_seq_rm(self._mem, slot.seq_id, -1, -1)
@@ -222,6 +235,14 @@ class BatchEngine:
             self._lc.llama_memory_seq_rm(self._mem, slot.seq_id, keep, -1)
         slot.cached = prompt[:keep]
         return keep
+
+    def _forget_others(self, keep: _Slot) -> None:
+        """Isolated: only this sequence's cells stay in the cache, so what it computes depends on
+        its own prompt alone (the unified cache's attention runs over every cell, masked or not)."""
+        for other in self._slots:
+            if other is not keep and other.job is None and other.cached:
+                self._lc.llama_memory_seq_rm(self._mem, other.seq_id, -1, -1)
+                other.cached = []
 
     def _chain(self, temperature: float, seed: int):
         lc = self._lc

@@ -43,7 +43,17 @@ TOK_WINDOW_S = 60.0            # throughput window for stats(), wall seconds
 CHOICE_PRIORITY = 3            # action choice sits between conversation lines (1-2) and poignancy (8)
 DEFAULT_BOUND = 64             # queued requests with deadlines; the game sets 2 x its cast (set_bound)
 SATURATED_LOAD = 1.0           # demand (machine s per wall s) above which the model cannot keep up
-MEASURE_PROMPT = [{"role": "user", "content": "Describe the town square in the morning."}]
+MEASURE_SYSTEM = "You are one of the people of a small town. Answer in one or two short sentences."
+MEASURE_PLACES = ("the bakery", "the park", "the library", "the harbour", "the school", "the cafe", "the pub", "the farm")
+
+
+def measure_prompt(i: int) -> list[dict]:
+    """A prompt of the town's mix (the recordings' mean call: ~320 prompt tokens, ~30 made), one
+    per worker: a shared head, then memories of its own, so prompt processing is paid as in play."""
+    memories = " ".join(f"[{k}] Day {k}: at {MEASURE_PLACES[(i + k) % 8]} a neighbour waved and we spoke "
+                        f"about the weather." for k in range(14))
+    return [{"role": "system", "content": MEASURE_SYSTEM},
+            {"role": "user", "content": f"Memories: {memories}\nYou are at {MEASURE_PLACES[i % 8]}. What do you do?"}]
 
 
 @dataclass(order=True)
@@ -106,8 +116,10 @@ class InferenceScheduler:
             if self._running:
                 return self
             self._running = True
-        for i in range(self.workers):
-            t = threading.Thread(target=self._worker, name=f"garp-inference-{i}", daemon=True)
+        for i in range(self.workers + 1):  # the last one serves only a waiting player (_next)
+            express = i == self.workers
+            t = threading.Thread(target=self._worker, args=(express,), daemon=True,
+                                 name="garp-inference-player" if express else f"garp-inference-{i}")
             t.start()
             self._threads.append(t)
         return self
@@ -176,7 +188,7 @@ class InferenceScheduler:
                 heapq.heappush(self._heap, req)
                 self._by_id[req.id] = req
                 refused = self._over_bound()
-                self._cv.notify()
+                self._cv.notify_all()  # the express worker waits for interviews only
         if refused is not None:
             self._answer_by_code(*refused)
         return req.id, req.future
@@ -293,11 +305,13 @@ class InferenceScheduler:
         return lease() if callable(lease) else contextlib.nullcontext(self.backend)
 
     # ------------------------------------------------------------ worker
-    def _next(self) -> tuple[_Request, str | None] | None:
-        """The best request and, when it can no longer be served in time, why not."""
+    def _next(self, express: bool = False) -> tuple[_Request, str | None] | None:
+        """The best request and, when it can no longer be served in time, why not. The express
+        worker takes interviews only: a player's question never waits for a plan to finish
+        decoding, only for a batch step (the embedded engine keeps a slot for it)."""
         with self._cv:
             while True:
-                while self._running and not self._heap:
+                while self._running and not (self._heap and (not express or self._heap[0].key[0] == 0)):
                     self._cv.wait()
                 if not self._running:
                     return None
@@ -321,8 +335,8 @@ class InferenceScheduler:
             return f"stale: {now - req.deadline:.1f} s past its deadline"
         return adm.admit(now, req.deadline, self._in_flight_work(now), req.cost.work_s, STALE_AFTER_S).reason
 
-    def _worker(self) -> None:
-        while (popped := self._next()) is not None:
+    def _worker(self, express: bool = False) -> None:
+        while (popped := self._next(express)) is not None:
             req, late = popped
             wait = time.monotonic() - req.enqueued
             try:
@@ -361,11 +375,14 @@ class InferenceScheduler:
 
     # ------------------------------------------------------------ throughput
     def measure_tok_s(self, tokens: int = 32) -> float:
-        """A quick throughput figure before play: `workers` short generations at once, straight to
-        the backend (no cache), aggregate completion tokens per wall second."""
+        """A quick throughput figure before play: `workers` requests of the town's mix at once,
+        straight to the backend (no cache), completion tokens per wall second (prompt included)."""
+        prompts = iter(range(self.workers))
+
         def one():
             with self._lease() as backend:
-                c = backend.complete(MEASURE_PROMPT, max_tokens=tokens, temperature=0.0, seed=self.seed)
+                c = backend.complete(measure_prompt(next(prompts)), max_tokens=tokens, temperature=0.0,
+                                     seed=self.seed)
             return c.completion_tokens, new_record("", "measure", 0.0, [])
 
         start = time.monotonic()

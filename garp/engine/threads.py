@@ -4,13 +4,13 @@ llama.cpp's CPU threads meet at a spinning barrier after every operation, so a t
 loses its core to another busy thread stalls all of them: on 2 cores, two llama.cpp
 processes of 2 threads each fell from ~55 to ~1.5 tok/s. So the threads that compute
 together never outnumber the cores:
-- llama.cpp gets every core, minus one while a window is rendering on a machine of at most
-  4 cores (the render thread is busy every frame);
+- llama.cpp gets every core. Keeping one free for the game's render thread was measured and
+  lost: in the 20-agent town on 2 cores (benchmarks/town_load.py, 75x, drawing every frame)
+  1 thread made 26-28 tok/s and 2 threads 33-38; the frame loop sleeps most of each frame;
 - torch (the embedder) computes under `COMPUTE`, the lock a batch step holds, so an
   embedding never runs beside a decode; it takes turns with llama.cpp on the same cores and
-  gets the same number of intra-op threads (and one inter-op thread). Headless runs keep
-  every core for both, as the recordings were made (vectors differ in the 7th decimal
-  between 1 and 2 torch threads).
+  gets the same number of intra-op threads (and one inter-op thread), as the recordings were
+  made (vectors differ in the 7th decimal between 1 and 2 torch threads).
 """
 
 from __future__ import annotations
@@ -18,10 +18,6 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass
-
-# Tunables
-RENDER_RESERVE_MAX_CORES = 4  # up to this many cores, a rendering game keeps one core off llama.cpp
-
 
 
 class FairLock:
@@ -46,7 +42,6 @@ class FairLock:
 
 
 COMPUTE = FairLock()  # held by whoever computes on the cores: a batch step, a scoring pass, an embedding
-_rendering = False
 
 
 @dataclass(frozen=True)
@@ -64,17 +59,9 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def reserve_for_rendering(on: bool = True) -> None:
-    """Called by the game before it loads the model: a window will be drawing every frame."""
-    global _rendering
-    _rendering = on
-
-
-def thread_budget(cores: int | None = None, rendering: bool | None = None) -> ThreadBudget:
+def thread_budget(cores: int | None = None) -> ThreadBudget:
     n = cores or usable_cores()
-    rendering = _rendering if rendering is None else rendering
-    reserve = 1 if rendering and 1 < n <= RENDER_RESERVE_MAX_CORES else 0
-    return ThreadBudget(cores=n, llama=max(1, n - reserve), torch=max(1, n - reserve))
+    return ThreadBudget(cores=n, llama=n, torch=n)
 
 
 def limit_torch(torch) -> None:

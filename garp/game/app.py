@@ -19,7 +19,6 @@ from typing import Any
 
 import pygame
 
-from garp.engine.threads import reserve_for_rendering
 from garp.game import text as T
 from garp.game import view_model as vm
 from garp.game.camera import PAN_SPEED, Camera
@@ -364,7 +363,6 @@ def cmd_play(args: Any) -> int:
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     sys.setswitchinterval(GIL_SWITCH_S)
-    reserve_for_rendering()  # the frame loop is busy every frame: llama.cpp's threads leave it a core
     pygame.init()
     scenario = getattr(args, "scenario", "town")
     screen = pygame.display.set_mode(WINDOW, pygame.RESIZABLE)

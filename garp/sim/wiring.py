@@ -250,10 +250,13 @@ def _engine(args: Any, run_dir: Path, seed: int, closers: list[Any], backend: An
     closers.append(cache.close)
     report_cache_repair(cache, log, t)
     sink = CallSink()
-    # Lockstep asks the embedded model one request at a time: a reply then never depends on what
-    # else shared its batch (the unified cache's sums run over other sequences' cells too), so a
-    # headless run replays and resumes identically. Play batches.
-    workers = 1 if lockstep and getattr(backend, "engine", None) is not None else None
+    # Lockstep asks the embedded model one request at a time, with nothing else in its cache: a
+    # reply then never depends on what else was asked (the unified cache's attention sums run over
+    # other sequences' cells too), so a headless run is reproducible. Play batches.
+    batching = getattr(backend, "engine", None)
+    workers = 1 if lockstep and batching is not None else None
+    if batching is not None:
+        batching.isolate(lockstep)
     scheduler = InferenceScheduler(backend, cache=cache, recorder=sink, seed=seed, workers=workers).start()
     closers.append(scheduler.stop)
     progress("embedder", "all-MiniLM-L6-v2")
