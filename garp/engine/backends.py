@@ -51,6 +51,7 @@ class LlamaCppBackend:
 
         self.spec, self.profile, self.seed = spec, spec.profile, seed
         self._lock = threading.RLock()
+        self._score_turn = threading.Lock()  # one scoring pass waits for the cores at a time
         threads = n_threads or spec.profile.n_threads or thread_budget().llama
         native_probe.ensure_runs(spec.path, threads)  # a build this CPU cannot run fails here, with the fix
         try:
@@ -124,8 +125,10 @@ class LlamaCppBackend:
 
     # -- scoring
     def score_options(self, messages: list[dict], options: list[str], prefix: str = "") -> list[float]:
-        # the model's own context, between two batch steps: the cores do one thing at a time
-        with COMPUTE, self._lock:
+        # the model's own context, between two batch steps: the cores do one thing at a time. One
+        # scorer waits for them at a time, so batch steps (an interview's among them) alternate with
+        # scoring passes instead of queueing behind every worker's.
+        with self._score_turn, COMPUTE:
             began = time.perf_counter()
             try:
                 return self._score_options(messages, options, prefix)
