@@ -19,6 +19,7 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import random
+from pathlib import Path
 from typing import Any
 
 from garp.errors import GarpError
@@ -30,6 +31,8 @@ from garp.sim.apply import Applier
 from garp.sim.cognition import CognitionThread
 from garp.sim.messages import CallRecords, Command, Job, JobFailed, LogEvents, Meeting, Reply
 from garp.sim.requests import DECISION_LEAD_WALL_S, Requests
+from garp.sim.savegame import (AUTOSAVE_GAME_MIN, COGNITION_SNAPSHOT_WALL_S, Autosave, Resume, cognition_state,
+                                restore_simulation, snapshot, write_save)
 from garp.sim.services import Services
 
 log = logging.getLogger(__name__)
@@ -48,8 +51,11 @@ class Simulation:
     scheduler: Any
 
     def __init__(self, scenario: Scenario, services: Services, *, lockstep: bool, rng: random.Random, seed: int = 0,
-                 traits_choice: str | None = None) -> None:
+                 traits_choice: str | None = None, resume: Resume | None = None,
+                 autosave_min: float = AUTOSAVE_GAME_MIN, scenario_ref: str = "") -> None:
         self.scenario = scenario
+        self.scenario_ref = scenario_ref or scenario.name  # what `--resume` builds the scenario from
+        self.traits_choice = traits_choice
         self.sv = services
         self.lockstep = lockstep
         self.rng = rng  # the run's one RNG (the chat gate); the world draws from a fork of it
@@ -77,9 +83,20 @@ class Simulation:
                                conversations=self.conversations, lockstep=lockstep, visit=self.requests.visit)
         self._closed = False
         self.cognition.start()
-        self._start(traits_choice)
+        self.run_dir: Path | None = services.run_dir
+        self.last_save: Path | None = None  # the latest save written (the HUD shows it)
+        self._begin(traits_choice, resume)
+        self.autosave = Autosave(autosave_min, self.clock.t)
 
     # --- start ---------------------------------------------------------------------------
+    def _begin(self, traits_choice: str | None, resume: Resume | None) -> None:
+        """A new scene starts; a resumed one takes up its save and says so in the log."""
+        if resume is None:
+            self._start(traits_choice)
+            return
+        restore_simulation(self, resume.data)
+        self.log.emit("resumed", self.clock.t, **resume.report)
+
     def _start(self, traits_choice: str | None) -> None:
         t = self.clock.t
         self.log.emit("run_start", t, scenario=self.scenario.name, cast=list(self.minds), seed=self.seed,
@@ -164,6 +181,7 @@ class Simulation:
         self._apply_due(self.clock.t)
         if dt > 0:
             self._advance(dt)
+            self._maybe_autosave()
 
     def step_lockstep(self) -> None:
         """Headless: one fixed step; waits for every cognition result due by its end."""
@@ -176,6 +194,7 @@ class Simulation:
         self.clock.step()
         self._apply_due(self.clock.t)
         self._advance(self.clock.step_s)
+        self._maybe_autosave()
 
     def finish(self, timeout: float = FINISH_TIMEOUT_S) -> None:
         """End of a headless run: let running jobs end (their late results are not applied)."""
@@ -342,12 +361,42 @@ class Simulation:
         return [JobFailed(agent=job.agent, where=f"cognition:{job.kind}",
                           message=f"{type(err).__name__}: {err}"[:300])]
 
+    # --- save ----------------------------------------------------------------------------------------
+    def _maybe_autosave(self) -> None:
+        if self.autosave.due(self.clock.t):
+            self.save()
+
+    def save(self) -> Path | None:
+        """Write RUN_DIR/save.json now (garp.sim.savegame), between steps. Lockstep waits for the
+        cognition thread to be idle first (its results are held either way, so nothing changes);
+        play takes the cognition half on that thread, in its turn. None when it could not."""
+        if self.run_dir is None:
+            return None
+        self._collect()
+        if self.lockstep:
+            self.cognition.wait_idle(FINISH_TIMEOUT_S)
+            self._collect()
+        future = self.cognition.run(self._cognition_snapshot())
+        try:
+            cognition = future.result(COGNITION_SNAPSHOT_WALL_S)
+        except Exception as err:  # noqa: BLE001 — a failed save must not end the town
+            self.log.emit("error", self.clock.t, agent="", where="save", message=f"{type(err).__name__}: {err}"[:300])
+            return None
+        self.last_save = write_save(self.run_dir, snapshot(self, cognition))
+        return self.last_save
+
+    async def _cognition_snapshot(self) -> dict[str, Any]:
+        return cognition_state(self.sv.brain, self.minds)
+
     # --- shutdown ----------------------------------------------------------------------------------
-    def close(self) -> None:
+    def close(self, save: bool = True) -> None:
+        """End the run: the log's `run_end`, then (with `save`) a last save, then the threads."""
         if self._closed:
             return
         self._closed = True
-        self.cognition.close()
         self.log.emit("run_end", self.clock.t)
+        if save:
+            self.save()
+        self.cognition.close()
         self.sv.close()
         self.log.close()
