@@ -246,9 +246,9 @@ class AgentMind:
         from garp.mind.commitments import Commitment
         from garp.mind.emotion import EmotionState
         from garp.mind.relationships import Relationship
-        if data.get("emotion_view"):
+        if "emotion_view" in data:
             history = [EmotionState.model_validate(h) for h in data["emotion_view"]]
-            self.emotion_view = EmotionMirror(history[-1], deque(history, maxlen=RECENT_MOODS))
+            self.emotion_view = EmotionMirror(history[-1] if history else None, deque(history, maxlen=RECENT_MOODS))
         if "relationship_view" in data:
             self.relationship_view = {n: Relationship.model_validate(r) for n, r in data["relationship_view"].items()}
         views = data.get("commitment_view")

@@ -85,6 +85,7 @@ class Simulation:
         self.cognition.start()
         self.run_dir: Path | None = services.run_dir
         self.last_save: Path | None = None  # the latest save written (the HUD shows it)
+        self._cognition_half: concurrent.futures.Future | None = None  # play: an autosave on its way
         self._begin(traits_choice, resume)
         self.autosave = Autosave(autosave_min, self.clock.t)
 
@@ -363,26 +364,36 @@ class Simulation:
 
     # --- save ----------------------------------------------------------------------------------------
     def _maybe_autosave(self) -> None:
-        if self.autosave.due(self.clock.t):
-            self.save()
+        """Lockstep saves at once. Play asks the cognition thread for its half and writes the save on
+        the frame it arrives, so a frame never waits for a job's turn on that thread."""
+        if self._cognition_half is not None:
+            if self._cognition_half.done():
+                future, self._cognition_half = self._cognition_half, None
+                self._write_save(future)
+        elif self.autosave.due(self.clock.t):
+            if self.lockstep:
+                self.save()
+            else:
+                self._cognition_half = self.cognition.run(self._cognition_snapshot())
 
     def save(self) -> Path | None:
-        """Write RUN_DIR/save.json now (garp.sim.savegame), between steps. Lockstep waits for the
-        cognition thread to be idle first (its results are held either way, so nothing changes);
-        play takes the cognition half on that thread, in its turn. None when it could not."""
+        """Write RUN_DIR/save.json now (garp.sim.savegame), between steps, waiting for the cognition
+        thread's half. Lockstep first waits for that thread to be idle (its results are held either
+        way, so nothing changes). None when no save could be written."""
         if self.run_dir is None:
             return None
-        self._collect()
         if self.lockstep:
             self.cognition.wait_idle(FINISH_TIMEOUT_S)
-            self._collect()
-        future = self.cognition.run(self._cognition_snapshot())
+        return self._write_save(self.cognition.run(self._cognition_snapshot()))
+
+    def _write_save(self, cognition: concurrent.futures.Future) -> Path | None:
+        self._collect()  # every reply that has come is held, so the save keeps it
         try:
-            cognition = future.result(COGNITION_SNAPSHOT_WALL_S)
+            half = cognition.result(COGNITION_SNAPSHOT_WALL_S)
         except Exception as err:  # noqa: BLE001 — a failed save must not end the town
             self.log.emit("error", self.clock.t, agent="", where="save", message=f"{type(err).__name__}: {err}"[:300])
             return None
-        self.last_save = write_save(self.run_dir, snapshot(self, cognition))
+        self.last_save = write_save(self.run_dir, snapshot(self, half))
         return self.last_save
 
     async def _cognition_snapshot(self) -> dict[str, Any]:

@@ -151,7 +151,7 @@ def _silent(stage: str, detail: str = "") -> None:
     """The default progress callback: nothing to show."""
 
 
-def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool | None = None,
+def build(scenario_name_or_path: str | Path | Scenario | None, args: Any = None, *, lockstep: bool | None = None,
           backend: Any = None, embedder: Any = None, progress: Callable[[str, str], None] = _silent) -> Simulation:
     """Everything `garp play`, `garp run` and `garp check` need, wired together.
     `progress(stage, detail)` hears each loading stage (map, model, embedder, memories, start)

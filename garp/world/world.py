@@ -109,6 +109,7 @@ class World:
     def restore(self, data: dict[str, Any]) -> None:
         """Put the world back as `state()` saw it (no events: nothing happens, it already was)."""
         self.t = float(data["t"])
+        self._pending = []  # a save is taken between steps, when no event waits
         self.bodies = {n: Body.from_state(b) for n, b in data["bodies"].items()}
         self.blocked = {tuple(b) for b in data["blocked"]}
         self.objects.restore(data["objects"])
