@@ -111,6 +111,28 @@ def test_sigkill_after_an_autosave_then_resume_passes_the_scenarios_goals(tmp_pa
 
 
 @pytest.mark.model
+def test_ctrl_c_ends_a_headless_run_between_steps_saves_and_says_how_to_resume(tmp_path):
+    cache, out = seeded_cache(tmp_path), tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "-m", "garp.cli", "run", "dinner_party", "--cache", str(cache),
+                             "--out", str(out), "--autosave", "30"], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    try:
+        _wait_for_save(proc, out / SAVE_NAME)
+        first = json.loads((out / SAVE_NAME).read_text())["t"]
+        proc.send_signal(signal.SIGINT)
+        stdout, _ = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert f"interrupted; saved to {out / SAVE_NAME}; resume with: garp run dinner_party --resume {out}" in stdout
+    saved = json.loads((out / SAVE_NAME).read_text())
+    events = _events(out)
+    assert saved["t"] >= first and saved["t"] % 60 == 0  # taken between two lockstep steps
+    assert events[-1]["kind"] == "run_end" and saved["log_events"] == len(events)
+
+
+@pytest.mark.model
 def test_a_play_session_saves_when_it_closes_and_resumes_where_it_was(tmp_path, sim_engine):
     """Play (real-time clock, one cognition worker per agent): quitting saves; the save takes up
     the clock, bodies, plans and needs as they were, and play goes on from there."""
