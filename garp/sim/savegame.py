@@ -28,7 +28,7 @@ from pydantic import BaseModel
 
 from garp.durable import cut_torn_tail, replace_atomically
 from garp.errors import GarpError
-from garp.world.world import rng_from_state, rng_state
+from garp.world.world import rng_state
 
 # --- tunables ---------------------------------------------------------------------------
 FORMAT = 1  # save.json's `format`; a file with another number is refused with its name
@@ -111,18 +111,8 @@ def snapshot(sim: Any, cognition: dict[str, Any]) -> dict[str, Any]:
         "log_events": len(sim.log.events), "rng": rng_state(sim.rng),
         "world": sim.world.state(), "perception": sim.sv.perception.state(),
         "minds": {n: {"name": n, **m.main_state()} for n, m in sim.minds.items()},
-        "cognition": cognition, "simulation": _simulation_state(sim),
+        "cognition": cognition, "simulation": sim.state(),
         "memories": _memory_fields(sim.sv.store),
-    }
-
-
-def _simulation_state(sim: Any) -> dict[str, Any]:
-    return {
-        "conversations": sim.conversations.state(), "requests": sim.requests.state(),
-        "started_t": sim.applier.started_t, "company": dict(sim._company), "needs_logged": sim._needs_logged,
-        "waiting_game_s": dict(sim.waiting_game_s), "active_game_s": dict(sim.active_game_s),
-        "temperament_pending": sim.temperament_pending, "held": [encode(r) for r in sim._held],
-        "next_request_id": sim.cognition.next_id(), "outstanding": sorted(sim.cognition.outstanding_ids()),
     }
 
 
@@ -231,26 +221,13 @@ def restore_world(world: Any, perception: Any, clock: Any, resume: Resume) -> No
     clock.restore(resume.data["clock"])
 
 
-def restore_simulation(sim: Any, data: dict[str, Any]) -> None:
-    """The simulation's own state; jobs that were still thinking when a play save was taken are
-    asked again (their pending entries are dropped), as is an interview."""
-    s = data["simulation"]
-    sim.rng.setstate(rng_from_state(data["rng"]))
-    sim.conversations.restore(s["conversations"])
-    sim.requests.restore(s["requests"])
-    sim.applier.started_t = float(s["started_t"])
-    sim._company = dict(s["company"])
-    sim._needs_logged = int(s["needs_logged"])
-    sim.waiting_game_s.update(s["waiting_game_s"])
-    sim.active_game_s.update(s["active_game_s"])
-    sim.temperament_pending = bool(s["temperament_pending"])
+def encode_held(replies: list[Any]) -> list[Any]:
+    return [encode(r) for r in replies]
+
+
+def decode_held(data: list[Any]) -> list[Any]:
     types = _registry()
-    sim._held = [decode(r, types) for r in s["held"]]
-    sim.cognition.resume_ids(int(s["next_request_id"]))
-    lost = set(s["outstanding"])
-    for mind in sim.minds.values():
-        mind.pending = {k: v for k, v in mind.pending.items() if v not in lost}
-        mind.interviewed = False  # an interview's answer does not survive the session that asked
+    return [decode(r, types) for r in data]
 
 
 # --- when to save ---------------------------------------------------------------------------------------

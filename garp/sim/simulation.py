@@ -32,8 +32,9 @@ from garp.sim.cognition import CognitionThread
 from garp.sim.messages import CallRecords, Command, Job, JobFailed, LogEvents, Meeting, Reply
 from garp.sim.requests import DECISION_LEAD_WALL_S, Requests
 from garp.sim.savegame import (AUTOSAVE_GAME_MIN, COGNITION_SNAPSHOT_WALL_S, Autosave, Resume, cognition_state,
-                                restore_simulation, snapshot, write_save)
+                                decode_held, encode_held, snapshot, write_save)
 from garp.sim.services import Services
+from garp.world.world import rng_from_state
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +96,7 @@ class Simulation:
         if resume is None:
             self._start(traits_choice)
             return
-        restore_simulation(self, resume.data)
+        self.restore(resume.data["simulation"], resume.data["rng"])
         self.log.emit("resumed", self.clock.t, **resume.report)
 
     def _start(self, traits_choice: str | None) -> None:
@@ -121,6 +122,7 @@ class Simulation:
             raise GarpError(f"scenario {self.scenario.name}: temperament '{answer}' is not offered; "
                             f"allowed: {', '.join(tp.choices)}")
         self._set_traits(tp.agent, tp.choices[answer])
+        self.traits_choice = answer  # a save names it, so a resumed headless run has its temperament
         self.temperament_pending = False
         self.log.emit("temperament", self.clock.t, agent=tp.agent, answer=answer, traits=tp.choices[answer])
         self.offer_replan(tp.agent)
@@ -395,6 +397,34 @@ class Simulation:
             return None
         self.last_save = write_save(self.run_dir, snapshot(self, half))
         return self.last_save
+
+    def state(self) -> dict[str, Any]:
+        """The simulation's own part of a save (main thread, between steps)."""
+        return {
+            "conversations": self.conversations.state(), "requests": self.requests.state(),
+            "started_t": self.applier.started_t, "company": dict(self._company), "needs_logged": self._needs_logged,
+            "waiting_game_s": dict(self.waiting_game_s), "active_game_s": dict(self.active_game_s),
+            "temperament_pending": self.temperament_pending, "held": encode_held(self._held),
+            "next_request_id": self.cognition.next_id(), "outstanding": sorted(self.cognition.outstanding_ids()),
+        }
+
+    def restore(self, data: dict[str, Any], rng: list[Any]) -> None:
+        """Take up a save's part (before any job is asked). Jobs still thinking when a play save was
+        taken are asked again (their pending entries go), and so is an interview."""
+        self.rng.setstate(rng_from_state(rng))
+        self.conversations.restore(data["conversations"])
+        self.requests.restore(data["requests"])
+        self.applier.started_t = float(data["started_t"])
+        self._company, self._needs_logged = dict(data["company"]), int(data["needs_logged"])
+        self.waiting_game_s.update(data["waiting_game_s"])
+        self.active_game_s.update(data["active_game_s"])
+        self.temperament_pending = bool(data["temperament_pending"])
+        self._held = decode_held(data["held"])
+        self.cognition.resume_ids(int(data["next_request_id"]))
+        lost = set(data["outstanding"])
+        for mind in self.minds.values():
+            mind.pending = {k: v for k, v in mind.pending.items() if v not in lost}
+            mind.interviewed = False
 
     async def _cognition_snapshot(self) -> dict[str, Any]:
         return cognition_state(self.sv.brain, self.minds)
