@@ -40,6 +40,7 @@ def _number(kind: type, low: float, strict: bool):
 
 
 POSITIVE_INT, POSITIVE, COUNT = _number(int, 1, False), _number(float, 0, True), _number(int, 0, False)
+NON_NEGATIVE = _number(float, 0, False)
 
 
 def _add_model_options(p: argparse.ArgumentParser, seed_help: str = "random seed for the run") -> None:
@@ -51,6 +52,14 @@ def _add_model_options(p: argparse.ArgumentParser, seed_help: str = "random seed
     p.add_argument("--threads", type=POSITIVE_INT, help="CPU threads for the embedded model")
     p.add_argument("--gpu-layers", type=COUNT, default=None, help="layers to offload to the GPU (embedded model)")
     p.add_argument("--seed", type=int, default=None, help=seed_help)
+
+
+def _add_save_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--resume", metavar="RUN_DIR",
+                   help="continue a run from its save (RUN_DIR/save.json): same scenario, seed and switches, "
+                        "the same log and memories")
+    p.add_argument("--autosave", type=NON_NEGATIVE, default=None, metavar="GAME_MINUTES",
+                   help="save every this many game minutes (default 60; 0: only when the run ends or you quit)")
 
 
 def _add_switches(p: argparse.ArgumentParser) -> None:
@@ -117,11 +126,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_play_and_run(sub: Any) -> None:
     play = sub.add_parser("play", help="open the game window")
-    play.add_argument("--scenario", default="town", help="scenario name (file in scenarios/ without .json)")
+    play.add_argument("--scenario", help="scenario name (file in scenarios/ without .json; default town, or the "
+                                         "save's with --resume)")
     play.add_argument("--speed", type=POSITIVE, help="clock multiplier (default: what the model's measured "
                                                      "speed can serve for the cast, at most the scenario's)")
     play.set_defaults(auto_speed=True)
     play.add_argument("--trait", help="for personality scenarios: which temperament runs (e.g. 'very introverted')")
+    _add_save_options(play)
     _add_model_options(play)
     _add_switches(play)
 
@@ -135,6 +146,7 @@ def _add_play_and_run(sub: Any) -> None:
     run.add_argument("--cache", help="a reply recording to replay and extend (e.g. scenarios/replies/replies.sqlite) "
                                      "instead of the local live cache")
     run.add_argument("--trait", help="for personality scenarios: which temperament runs (e.g. 'very introverted')")
+    _add_save_options(run)
     _add_model_options(run)
     _add_switches(run)
 
@@ -149,6 +161,15 @@ def refuse_ignored(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
                      "already uses a temporary store")
     if given.get("live") and given.get("cache"):
         parser.error("--live does not read or write a reply cache, so --cache would be ignored: choose one")
+    if given.get("resume"):
+        for flag in ("seed", "trait", "out"):
+            if given.get(flag) is not None:
+                parser.error(f"--{flag} would be ignored with --resume: a resumed run keeps the "
+                             "saved run's own (drop it)")
+        for flag in ("no_minute_plans", "no_emotions", "no_needs"):
+            if given.get(flag):
+                parser.error(f"--{flag.replace('_', '-')} would be ignored with --resume: a resumed run keeps the "
+                             "saved run's switches (drop it)")
     if given.get("server"):
         for flag in ("threads", "gpu_layers"):
             if given.get(flag) is not None:

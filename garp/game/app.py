@@ -41,6 +41,7 @@ MAX_DT = 0.1           # wall seconds one frame may advance the sim (a hitch mus
 GIL_SWITCH_S = 0.001
 DRAG_THRESHOLD = 4     # px the mouse moves before a press becomes a drag instead of a click
 FOLLOW_RATE = 4.0      # 1/s: how fast the camera closes the gap to the followed character
+SAVE_NOTICE_S = 3.0  # wall seconds the HUD shows "Saved to ..." after an autosave
 ESC_QUIT_S = 1.5       # wall seconds within which a second Esc (nothing open) quits
 PAN_KEYS = {pygame.K_LEFT: (1, 0), pygame.K_a: (1, 0), pygame.K_RIGHT: (-1, 0), pygame.K_d: (-1, 0),
             pygame.K_UP: (0, 1), pygame.K_w: (0, 1), pygame.K_DOWN: (0, -1), pygame.K_s: (0, -1)}
@@ -168,6 +169,7 @@ class App:
         self.panel: AgentPanel | None = None
         self.prompt: TemperamentPrompt | None = None
         self._was_paused = False
+        self._saved_shown = vm.attr(sim, "last_save")
         self.running = True
         if vm.attr(sim, "temperament_pending", default=False):
             self._open_prompt()
@@ -307,6 +309,7 @@ class App:
         self._close_prompt_if_answered()  # answered elsewhere (e.g. by the sim) also closes it
         # While the question is open the clock is paused: arrived results apply, no time passes.
         self.sim.update(0.0 if self.prompt is not None else min(dt, MAX_DT))
+        self._announce_save()
         self.town.keys_enabled = not (self._text_focus() or self.goto.active or self.log_viewer.searching)
         self.town.update(dt)
         if self.panel is not None:
@@ -314,6 +317,13 @@ class App:
         self.log_viewer.update(dt)
         self.talk_graph.update(dt)
         self.hud.update(dt)
+
+    def _announce_save(self) -> None:
+        """An autosave the simulation just wrote shows as a HUD notice ("Saved to ...")."""
+        saved = vm.attr(self.sim, "last_save")
+        if saved is not None and saved != self._saved_shown:
+            self._saved_shown = saved
+            self.hud.flash(f"Saved to {saved}", SAVE_NOTICE_S)
 
     def draw(self, surface: pygame.Surface) -> None:
         self.town.draw(surface)
@@ -358,33 +368,48 @@ def _closing(screen: pygame.Surface) -> None:
 
 
 def cmd_play(args: Any) -> int:
-    """Open the window and play a scenario in real time."""
+    """Open the window and play a scenario in real time (or go on from a save with --resume)."""
     from garp.sim.wiring import build
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     sys.setswitchinterval(GIL_SWITCH_S)
+    resume = getattr(args, "resume", None)
+    if resume:
+        from garp.sim.savegame import read_save
+        read_save(resume)  # a bad path or file is refused before a window opens
+    scenario = getattr(args, "scenario", None) or (None if resume else "town")
+    label = scenario or f"{Path(resume).name} (resumed)"
     pygame.init()
-    scenario = getattr(args, "scenario", "town")
     screen = pygame.display.set_mode(WINDOW, pygame.RESIZABLE)
-    pygame.display.set_caption(f"GARP - {scenario}")
+    pygame.display.set_caption(f"GARP - {label}")
     restore_sigint = on_sigint()
     loading = LoadingScreen()
-    title = f"Loading {scenario}"
+    title = f"Loading {label}"
     sim = load_in_background(screen, loading, lambda progress: build(scenario, args, progress=progress), title)
+    run_dir = vm.attr(sim, "run_dir")
+    print(f"garp: playing in {run_dir}; it is saved there as you play and when you quit "
+          f"(resume with: garp play --resume {run_dir})", file=sys.stderr)
     try:
-        if getattr(args, "speed", None):
-            sim.clock.speed = float(args.speed)
-        loading.report("pictures", "map tiles and character sprites")
-        loading.draw(screen, title)
-        pygame.display.flip()
-        app = App(sim, build_renderer(sim), screen.get_size())
-        pygame.key.start_text_input()
-        if not loading.cancelled:
-            app.run(screen)
+        _play(sim, screen, loading, title, args)
     finally:
         if pygame.display.get_surface() is not None:
             _closing(screen)
         sim.close()
         restore_sigint()
         pygame.quit()
+    if sim.last_save is not None:
+        print(f"garp: saved to {sim.last_save}; resume with: garp play --resume {sim.last_save.parent}",
+              file=sys.stderr)
     return 0
+
+
+def _play(sim: Any, screen: pygame.Surface, loading: LoadingScreen, title: str, args: Any) -> None:
+    if getattr(args, "speed", None):
+        sim.clock.speed = float(args.speed)
+    loading.report("pictures", "map tiles and character sprites")
+    loading.draw(screen, title)
+    pygame.display.flip()
+    app = App(sim, build_renderer(sim), screen.get_size())
+    pygame.key.start_text_input()
+    if not loading.cancelled:
+        app.run(screen)

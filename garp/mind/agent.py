@@ -9,8 +9,8 @@ Who writes what: the main thread owns needs, activity, flags, the plan copy and 
 (`mood`, `emotion_view`, `relationship_view`, `commitment_view`); the cognition thread owns
 memory, emotion, relationships and the commitment book, and reaches the main thread only
 through commands (garp.sim.messages). Build a mind with garp.mind.factory.make_mind.
-`to_dict`/`from_dict` round-trip the state for save and restore (memories live in the run's
-MemoryStore, not here).
+`to_dict` / `restore` round-trip the state for save and resume (garp.sim.savegame; memories live in
+the run's MemoryStore, not here; `from_dict` builds a mind from a saved one).
 """
 
 from __future__ import annotations
@@ -68,8 +68,8 @@ class EmotionMirror:
 def _emotion_state(emotion: Any) -> dict[str, Any] | None:
     if emotion is None:
         return None
-    return {"current": emotion.current.model_dump(), "history": [h.model_dump() for h in emotion.history],
-            "enabled": emotion.enabled}
+    return {"current": emotion.current.model_dump(mode="json"), "baseline": emotion.baseline.model_dump(mode="json"),
+            "history": [h.model_dump(mode="json") for h in emotion.history], "enabled": emotion.enabled}
 
 
 def _relationship_state(rels: Any) -> dict[str, Any] | None:
@@ -161,53 +161,116 @@ class AgentMind:
 
     # --- save / restore ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        """Everything this mind holds as JSON values: the main thread's half and the cognition
+        thread's half (take it where neither is changing, e.g. with the cognition thread idle)."""
+        return {"name": self.name, **self.main_state(), **self.cognition_state()}
+
+    def main_state(self) -> dict[str, Any]:
         return {
-            "name": self.name,
             "traits": self.traits,
             "needs": {"values": dict(self.needs.values), "rates": dict(self.needs.rates),
                       "enabled": self.needs.enabled},
-            "commitments": self.commitments.to_dict(),
-            "emotion": _emotion_state(self.emotion),
-            "relationships": _relationship_state(self.relationships),
             "plan": self.plan.to_dict() if self.plan is not None else None,
+            "plan_serial": self.plan_serial,
             "activity": self.activity.as_dict(),
             "last_decision": self.last_decision,
             "decisions": list(self.decisions),
+            "calls": [c.to_dict() for c in self.calls],
             "booked_by": self.booked_by,
             "interviewed": self.interviewed,
+            "pending": dict(self.pending),
             "planned_day": self.planned_day,
+            "wants_fresh_plan": self.wants_fresh_plan,
             "mood": dict(self.mood),
+            "emotion_view": [h.model_dump(mode="json") for h in self.emotion_view.history],
+            "relationship_view": {n: r.model_dump(mode="json") for n, r in self.relationship_view.items()},
+            "commitment_view": [c.model_dump(mode="json") for c in self.commitment_view.values()],
+        }
+
+    def cognition_state(self) -> dict[str, Any]:
+        return {
+            "commitments": self.commitments.to_dict(),
+            "emotion": _emotion_state(self.emotion),
+            "relationships": _relationship_state(self.relationships),
+            "memory": self.memory.state() if self.memory is not None else None,
         }
 
     @classmethod
     def from_dict(cls, persona: Persona, data: dict[str, Any]) -> "AgentMind":
-        """Restore a saved mind (memory is re-attached by the caller: it lives in the store)."""
-        from garp.mind.emotion import EmotionState, EmotionSystem
-        from garp.mind.plan_tree import PlanTree
-        from garp.mind.relationships import Relationship, Relationships
-
+        """A saved mind, built anew (memory is re-attached by the caller: it lives in the store)."""
+        from garp.mind.emotion import EmotionSystem
+        from garp.mind.relationships import Relationships
         mind = cls(persona, traits=data.get("traits"), needs_enabled=data["needs"].get("enabled", True))
-        mind.needs.values.update(data["needs"]["values"])
-        mind.needs.rates.update(data["needs"]["rates"])
-        mind.commitments = CommitmentBook.from_dict(data["commitments"])
-        emo = data.get("emotion")
-        if emo is not None:
-            mind.emotion = EmotionSystem.for_persona(persona, enabled=emo.get("enabled", True))
-            mind.emotion.history.clear()
-            mind.emotion.history.extend(EmotionState.model_validate(h) for h in emo["history"])
-            mind.emotion.current = EmotionState.model_validate(emo["current"])
-        rels = data.get("relationships")
-        if rels is not None:
+        if data.get("emotion") is not None:
+            mind.emotion = EmotionSystem.for_persona(persona, enabled=data["emotion"].get("enabled", True))
+        if data.get("relationships") is not None:
             mind.relationships = Relationships(mind.name, mind.personality)
-            mind.relationships.by_name = {n: Relationship.model_validate(r) for n, r in rels.items()}
-        mind.plan = PlanTree.from_dict(data["plan"]) if data.get("plan") else None
-        mind.activity = Activity(**data["activity"])
-        mind.last_decision = data.get("last_decision")
-        mind.decisions.extend(data.get("decisions", []))
-        mind.booked_by = data.get("booked_by")
-        mind.interviewed = bool(data.get("interviewed", False))
-        mind.planned_day = int(data.get("planned_day", -1))
-        mind.refresh_mirrors()
-        mind.mood.update(data.get("mood") or {})  # as the main thread last saw it
-        mind.commitment_view = {c.id: c for c in mind.commitments.all()}
+        mind.restore(data)
         return mind
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Put a built mind (garp.mind.factory.make_mind) back as `to_dict` saw it. The commitment
+        book is filled in place: the planner holds the same book."""
+        if data.get("traits") and data["traits"] != self.traits:
+            self.adopt_personality(self.set_traits(data["traits"]))
+        self.needs.values.update(data["needs"]["values"])
+        self.needs.rates.update(data["needs"]["rates"])
+        self.commitments.restore(data["commitments"])
+        _restore_emotion(self.emotion, data.get("emotion"))
+        _restore_relationships(self.relationships, data.get("relationships"))
+        if self.memory is not None and data.get("memory") is not None:
+            self.memory.restore(data["memory"])
+        self._restore_main(data)
+
+    def _restore_main(self, data: dict[str, Any]) -> None:
+        from garp.engine.lmfunction import CallRecord
+        from garp.mind.plan_tree import PlanTree
+        self.plan = PlanTree.from_dict(data["plan"]) if data.get("plan") else None
+        self.plan_serial = int(data.get("plan_serial", 0))
+        self.activity = Activity(**data["activity"])
+        self.last_decision = data.get("last_decision")
+        self.decisions.clear()
+        self.decisions.extend(data.get("decisions", []))
+        self.calls.clear()
+        self.calls.extend(CallRecord(**c) for c in data.get("calls", []))
+        self.booked_by = data.get("booked_by")
+        self.interviewed = bool(data.get("interviewed", False))
+        self.pending = {k: int(v) for k, v in data.get("pending", {}).items()}
+        self.planned_day = int(data.get("planned_day", -1))
+        self.wants_fresh_plan = bool(data.get("wants_fresh_plan", False))
+        self.refresh_mirrors()  # then the mirrors as the main thread last saw them (commands may lag)
+        self.mood.update(data.get("mood") or {})
+        self._restore_views(data)
+
+    def _restore_views(self, data: dict[str, Any]) -> None:
+        from garp.mind.commitments import Commitment
+        from garp.mind.emotion import EmotionState
+        from garp.mind.relationships import Relationship
+        if "emotion_view" in data:
+            history = [EmotionState.model_validate(h) for h in data["emotion_view"]]
+            self.emotion_view = EmotionMirror(history[-1] if history else None, deque(history, maxlen=RECENT_MOODS))
+        if "relationship_view" in data:
+            self.relationship_view = {n: Relationship.model_validate(r) for n, r in data["relationship_view"].items()}
+        views = data.get("commitment_view")
+        if views is None:
+            self.commitment_view = {c.id: c for c in self.commitments.all()}
+        else:
+            self.commitment_view = {c.id: c for c in (Commitment.model_validate(v) for v in views)}
+
+
+def _restore_emotion(emotion: Any, data: dict[str, Any] | None) -> None:
+    from garp.mind.emotion import EmotionState
+    if emotion is None or data is None:
+        return
+    emotion.enabled = data.get("enabled", True)
+    if data.get("baseline") is not None:
+        emotion.baseline = EmotionState.model_validate(data["baseline"])
+    emotion.history.clear()
+    emotion.history.extend(EmotionState.model_validate(h) for h in data["history"])
+    emotion.current = EmotionState.model_validate(data["current"])
+
+
+def _restore_relationships(rels: Any, data: dict[str, Any] | None) -> None:
+    from garp.mind.relationships import Relationship
+    if rels is not None and data is not None:
+        rels.by_name = {n: Relationship.model_validate(r) for n, r in data.items()}

@@ -322,13 +322,17 @@ class CommitmentBook:
         return len(self._items)
 
     def to_dict(self) -> dict:
-        return {"owner": self.owner, "items": [c.model_dump() for c in self._items]}
+        return {"owner": self.owner, "items": [c.model_dump(mode="json") for c in self._items]}
 
     @classmethod
     def from_dict(cls, data: dict) -> "CommitmentBook":
         book = cls(data["owner"])
-        book._items = [Commitment.model_validate(c) for c in data.get("items", [])]
+        book.restore(data)
         return book
+
+    def restore(self, data: dict) -> None:
+        """Take the saved commitments in place (a planner holds this very book)."""
+        self._items = [Commitment.model_validate(c) for c in data.get("items", [])]
 
 
 # --- extraction from a finished conversation -------------------------------------------

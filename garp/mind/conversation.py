@@ -120,6 +120,27 @@ class ConversationManager:
         self._meetings_held: set[tuple[str, frozenset]] = set()
         self._ids = itertools.count(1)  # per town, so a run's chat ids do not depend on earlier runs
 
+    # save / restore
+    def state(self) -> dict[str, Any]:
+        """Cooldowns, bookings, meetings held and the next chat number, as JSON values (a save)."""
+        return {"last": [[sorted(pair), t] for pair, t in self._last.items()], "booked": dict(self._booked),
+                "bookings": {cid: b.model_dump(mode="json") for cid, b in self._bookings.items()},
+                "meetings_held": sorted([cid, sorted(pair)] for cid, pair in self._meetings_held),
+                "next_id": self._peek_id()}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        self._last = {frozenset(pair): float(t) for pair, t in data["last"]}
+        self._booked = dict(data["booked"])
+        self._bookings = {cid: Booking.model_validate(b) for cid, b in data["bookings"].items()}
+        self._meetings_held = {(cid, frozenset(pair)) for cid, pair in data["meetings_held"]}
+        self._ids = itertools.count(int(data["next_id"]))
+
+    def _peek_id(self) -> int:
+        """The number the next chat gets (the counter is put back where it was)."""
+        n = next(self._ids)
+        self._ids = itertools.count(n)
+        return n
+
     # range, cooldown
     def in_range(self, a: SocialState, b: SocialState) -> bool:
         return math.hypot(a.x - b.x, a.y - b.y) <= self.talk_range_px

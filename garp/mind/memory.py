@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections import deque
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -194,6 +194,24 @@ class AgentMemory:
         """Wait until every scheduled poignancy score has arrived (lockstep runs, tests)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # --- save / restore (the memories themselves live in the store) -------------------------
+    def state(self) -> dict[str, Any]:
+        """Bookkeeping around the store: urgent thoughts, reflection count, unscored seeds, recent calls."""
+        return {"urgent_thoughts": list(self.urgent_thoughts), "personality_text": self.personality_text,
+                "poignancy_since_reflection": self.poignancy_since_reflection,
+                "last_reflection_t": self.last_reflection_t, "unscored": [r.id for r in self._unscored],
+                "calls": [c.to_dict() for c in self.calls], "errors": list(self.errors)}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        self.urgent_thoughts.clear()
+        self.urgent_thoughts.extend(data["urgent_thoughts"])
+        self.personality_text = data["personality_text"]
+        self.poignancy_since_reflection = int(data["poignancy_since_reflection"])
+        self.last_reflection_t = data["last_reflection_t"]
+        self._unscored = [r for r in (self.store.get(i) for i in data["unscored"]) if r is not None]
+        self.calls = [CallRecord(**c) for c in data["calls"]]
+        self.errors = list(data["errors"])
 
     # --- reflection bookkeeping (III-A10) -------------------------------------------------
     def reflection_due(self) -> bool:

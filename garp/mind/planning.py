@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import date
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -287,6 +287,18 @@ class Planner:
         self.ctx: PlanContext | None = None
         self.records: list = []
         self._decomposed: set[tuple[float, str]] = set()
+
+    def state(self) -> dict[str, Any]:
+        """The plan tree, the context its prompts are made from and what was decomposed (a save;
+        `records` is a debugging trail nothing reads back, so it is not kept)."""
+        return {"tree": self.tree.to_dict() if self.tree is not None else None,
+                "ctx": self.ctx.model_dump(mode="json") if self.ctx is not None else None,
+                "decomposed": sorted([start, level] for start, level in self._decomposed)}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        self.tree = PlanTree.from_dict(data["tree"]) if data.get("tree") else None
+        self.ctx = PlanContext.model_validate(data["ctx"]) if data.get("ctx") else None
+        self._decomposed = {(float(start), level) for start, level in data.get("decomposed", [])}
 
     async def make_day(self, day: int, ctx: PlanContext, *, t: float | None = None,
                        date_label: str = "", deadline: float | None = None) -> PlanTree:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Annotated, Callable, Iterable, Iterator, Literal
+from typing import Annotated, Any, Callable, Iterable, Iterator, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
@@ -134,19 +134,32 @@ def partner_apologised(ctx: AppraisalContext) -> bool:
     return bool(spoke) and ctx.arranged_by == ctx.partner and _APOLOGY.search(ctx.purpose) is not None
 
 
-def apology_floor(min_sentiment_delta: float = APOLOGY_FLOOR) -> Hook:
+class ApologyFloor:
     """An apology from the partner is worth at least this much sentiment (the apology scenes),
-    once per pair: a later "sorry" in the same scene is small talk, not the scene's apology."""
-    credited: set[tuple[str, str]] = set()
+    once per pair: a later "sorry" in the same scene is small talk, not the scene's apology.
+    Which pairs were credited is state a save keeps (`state` / `restore`)."""
 
-    def hook(ctx: AppraisalContext) -> None:
-        if (ctx.owner, ctx.partner) in credited or not partner_apologised(ctx):
+    def __init__(self, min_sentiment_delta: float = APOLOGY_FLOOR) -> None:
+        self.min_sentiment_delta = min_sentiment_delta
+        self.credited: set[tuple[str, str]] = set()
+
+    def __call__(self, ctx: AppraisalContext) -> None:
+        if (ctx.owner, ctx.partner) in self.credited or not partner_apologised(ctx):
             return
-        credited.add((ctx.owner, ctx.partner))
-        if ctx.sentiment < min_sentiment_delta:
-            ctx.sentiment = min_sentiment_delta
+        self.credited.add((ctx.owner, ctx.partner))
+        if ctx.sentiment < self.min_sentiment_delta:
+            ctx.sentiment = self.min_sentiment_delta
             ctx.applied.append("apology_floor")
-    return hook
+
+    def state(self) -> list[list[str]]:
+        return sorted([owner, partner] for owner, partner in self.credited)
+
+    def restore(self, data: list[list[str]]) -> None:
+        self.credited = {(owner, partner) for owner, partner in data}
+
+
+def apology_floor(min_sentiment_delta: float = APOLOGY_FLOOR) -> Hook:
+    return ApologyFloor(min_sentiment_delta)
 
 
 HOOK_FACTORIES: dict[str, Callable[..., Hook]] = {"apology_floor": apology_floor}
@@ -181,6 +194,18 @@ class SceneHooks:
 
     def end_scene(self, scene: str) -> None:
         self._hooks.pop(scene, None)
+
+    def state(self) -> dict[str, list[Any]]:
+        """Per scene, each hook's own state (None for a hook that keeps none), in order (a save)."""
+        return {scene: [r.hook.state() if hasattr(r.hook, "state") else None for r in regs]
+                for scene, regs in self._hooks.items()}
+
+    def restore(self, data: dict[str, list[Any]]) -> None:
+        """The same hooks are registered again by the scene; this gives them back their state."""
+        for scene, states in data.items():
+            for r, saved in zip(self._hooks.get(scene, []), states):
+                if saved is not None and hasattr(r.hook, "restore"):
+                    r.hook.restore(saved)
 
     def active(self) -> list[str]:
         return [r.name for regs in self._hooks.values() for r in regs]

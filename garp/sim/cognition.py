@@ -88,6 +88,20 @@ class CognitionThread:
         self._loop.call_soon_threadsafe(self._enqueue, job_id, job)
         return job_id
 
+    def next_id(self) -> int:
+        """The request id the next job gets (a save keeps it: pending ids stay unique)."""
+        n = next(self._ids)
+        self._ids = itertools.count(n)
+        return n
+
+    def resume_ids(self, first: int) -> None:
+        """Number the next jobs from `first` on (a resumed run continues the saved numbering)."""
+        self._ids = itertools.count(first)
+
+    def outstanding_ids(self) -> set[int]:
+        with self._lock:
+            return set(self._outstanding)
+
     def post(self, fn: Callable[[], None]) -> None:
         """Run `fn` on the cognition thread between jobs, in order with the jobs submitted
         before and after it (how the main thread changes cognition-owned state)."""

@@ -64,6 +64,21 @@ class Brain:
             SeedJob: self._job_seed, PlanDayJob: self._job_plan_day, DecideJob: self._job_decide,
             PerceiveJob: self._job_perceive, ConverseJob: self._job_converse}
 
+    # --- save / restore (on the cognition thread, or while it is idle) ------------------------
+    def state(self) -> dict[str, Any]:
+        """Each agent's planner and plan number, the company rule's rests, the relationship hooks' state (a save)."""
+        return {"planners": {n: p.state() for n, p in self.planners.items()},
+                "serials": {n: serial for n, (serial, _) in self._trees.items()},
+                "company_off_until": dict(self.company_off_until), "rel_hooks": self.rel_hooks.state()}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """The serial of each planner's current tree is kept, so a saved PlanMirror still matches."""
+        for name, saved in data["planners"].items():
+            self.planners[name].restore(saved)
+        self._trees = {n: (int(serial), self.planners[n].tree) for n, serial in data["serials"].items()}
+        self.company_off_until = {n: float(t) for n, t in data["company_off_until"].items()}
+        self.rel_hooks.restore(data["rel_hooks"])
+
     # --- dispatch --------------------------------------------------------------------------
     async def handle(self, job: Job) -> list[Command]:
         fn = self._handlers[type(job)]

@@ -56,6 +56,15 @@ class Requests:
         self.last_perceive: dict[str, float] = {}
         self.visited: dict[str, dict[int, list[str]]] = {}  # agent -> day -> places, in order
 
+    def state(self) -> dict[str, Any]:
+        """When each agent last perceived and the places it has seen each day (a save)."""
+        return {"last_perceive": dict(self.last_perceive),
+                "visited": {n: [[day, places] for day, places in days.items()] for n, days in self.visited.items()}}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        self.last_perceive = {n: float(t) for n, t in data["last_perceive"].items()}
+        self.visited = {n: {int(day): list(places) for day, places in days} for n, days in data["visited"].items()}
+
     # --- at start ---------------------------------------------------------------------------
     def seed_jobs(self, t: float) -> list[SeedJob]:
         for name, mind in self.minds.items():  # the hours of the day before the scene (needs.py)

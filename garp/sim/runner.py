@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -40,22 +42,56 @@ def progress_printer(label: str, stream=None) -> Callable[[Any], None]:
     return show
 
 
+class StopOnInterrupt:
+    """Ctrl-C (SIGINT) during a headless run ends it after the current step, so the last save is
+    taken between steps, never from a half-done one."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._previous: Any = None
+
+    def __enter__(self) -> "StopOnInterrupt":
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._stop)
+        return self
+
+    def _stop(self, signum: int, frame: Any) -> None:
+        self.requested = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+
 def run_headless(scenario: str | Path, args: Any, *, hours: float | None = None,
                  progress: Callable[[Any], None] | None = None, backend: Any = None, embedder: Any = None):
-    """Build, run to the end (or `hours`), close; returns the closed Simulation."""
+    """Build (or resume), run to the end (or `hours` more), save and close; returns the closed
+    Simulation (`interrupted` says whether Ctrl-C ended it early)."""
     headless_env()
     from garp.sim.wiring import build
     sim = build(scenario, args, lockstep=True, backend=backend, embedder=embedder)
+    stop = StopOnInterrupt()
     try:
         end = sim.scenario.end_seconds if hours is None else sim.clock.t + hours * 3600.0
-        while sim.clock.t < end:
-            sim.step_lockstep()
-            if progress:
-                progress(sim)
+        with stop:
+            while sim.clock.t < end and not stop.requested:
+                sim.step_lockstep()
+                if progress:
+                    progress(sim)
         sim.finish()
-    finally:
-        sim.close()
+    except BaseException:
+        sim.close(save=False)  # a step that failed half-way is no state to resume from
+        raise
+    sim.close()
+    sim.interrupted = stop.requested
     return sim
+
+
+def resume_hint(command: str, sim: Any) -> str:
+    """How to go on from the run's last save (printed when a run ends or is interrupted)."""
+    if sim.last_save is None:
+        return ""
+    return f"saved to {sim.last_save}; resume with: garp {command} --resume {sim.last_save.parent}"
 
 
 def cmd_run(args: Any) -> int:
@@ -65,6 +101,11 @@ def cmd_run(args: Any) -> int:
     progress(sim, final=True)
     errors = sum(1 for e in sim.log.events if e["kind"] == "error")
     print(f"{label}: {len(sim.log.events)} events, {errors} errors -> {sim.log.path}")
+    hint = resume_hint(f"run {args.scenario}", sim)
+    if hint:
+        print(f"{label}: {'interrupted; ' if sim.interrupted else ''}{hint}")
+    if sim.interrupted:
+        return 130
     from garp.engine.health import health_verdict
     healthy, line = health_verdict(sim.log.events)
     if line:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import random
+from pathlib import Path
 from typing import Any
 
 from garp.errors import GarpError
@@ -30,7 +31,10 @@ from garp.sim.apply import Applier
 from garp.sim.cognition import CognitionThread
 from garp.sim.messages import CallRecords, Command, Job, JobFailed, LogEvents, Meeting, Reply
 from garp.sim.requests import DECISION_LEAD_WALL_S, Requests
+from garp.sim.savegame import (AUTOSAVE_GAME_MIN, COGNITION_SNAPSHOT_WALL_S, Autosave, Resume, cognition_state,
+                                decode_held, encode_held, snapshot, write_save)
 from garp.sim.services import Services
+from garp.world.world import rng_from_state
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +52,11 @@ class Simulation:
     scheduler: Any
 
     def __init__(self, scenario: Scenario, services: Services, *, lockstep: bool, rng: random.Random, seed: int = 0,
-                 traits_choice: str | None = None) -> None:
+                 traits_choice: str | None = None, resume: Resume | None = None,
+                 autosave_min: float = AUTOSAVE_GAME_MIN, scenario_ref: str = "") -> None:
         self.scenario = scenario
+        self.scenario_ref = scenario_ref or scenario.name  # what `--resume` builds the scenario from
+        self.traits_choice = traits_choice
         self.sv = services
         self.lockstep = lockstep
         self.rng = rng  # the run's one RNG (the chat gate); the world draws from a fork of it
@@ -78,9 +85,21 @@ class Simulation:
         self._closed = False
         self.start_pace: Any = None  # garp.sim.pace.StartPace when `garp play` chose the speed (wiring)
         self.cognition.start()
-        self._start(traits_choice)
+        self.run_dir: Path | None = services.run_dir
+        self.last_save: Path | None = None  # the latest save written (the HUD shows it)
+        self._cognition_half: concurrent.futures.Future | None = None  # play: an autosave on its way
+        self._begin(traits_choice, resume)
+        self.autosave = Autosave(autosave_min, self.clock.t)
 
     # --- start ---------------------------------------------------------------------------
+    def _begin(self, traits_choice: str | None, resume: Resume | None) -> None:
+        """A new scene starts; a resumed one takes up its save and says so in the log."""
+        if resume is None:
+            self._start(traits_choice)
+            return
+        self.restore(resume.data["simulation"], resume.data["rng"])
+        self.log.emit("resumed", self.clock.t, **resume.report)
+
     def _start(self, traits_choice: str | None) -> None:
         t = self.clock.t
         self.log.emit("run_start", t, scenario=self.scenario.name, cast=list(self.minds), seed=self.seed,
@@ -104,6 +123,7 @@ class Simulation:
             raise GarpError(f"scenario {self.scenario.name}: temperament '{answer}' is not offered; "
                             f"allowed: {', '.join(tp.choices)}")
         self._set_traits(tp.agent, tp.choices[answer])
+        self.traits_choice = answer  # a save names it, so a resumed headless run has its temperament
         self.temperament_pending = False
         self.log.emit("temperament", self.clock.t, agent=tp.agent, answer=answer, traits=tp.choices[answer])
         self.offer_replan(tp.agent)
@@ -165,6 +185,7 @@ class Simulation:
         self._apply_due(self.clock.t)
         if dt > 0:
             self._advance(dt)
+            self._maybe_autosave()
 
     def step_lockstep(self) -> None:
         """Headless: one fixed step; waits for every cognition result due by its end."""
@@ -177,6 +198,7 @@ class Simulation:
         self.clock.step()
         self._apply_due(self.clock.t)
         self._advance(self.clock.step_s)
+        self._maybe_autosave()
 
     def finish(self, timeout: float = FINISH_TIMEOUT_S) -> None:
         """End of a headless run: let running jobs end (their late results are not applied)."""
@@ -343,12 +365,80 @@ class Simulation:
         return [JobFailed(agent=job.agent, where=f"cognition:{job.kind}",
                           message=f"{type(err).__name__}: {err}"[:300])]
 
+    # --- save ----------------------------------------------------------------------------------------
+    def _maybe_autosave(self) -> None:
+        """Lockstep saves at once. Play asks the cognition thread for its half and writes the save on
+        the frame it arrives, so a frame never waits for a job's turn on that thread."""
+        if self._cognition_half is not None:
+            if self._cognition_half.done():
+                future, self._cognition_half = self._cognition_half, None
+                self._write_save(future)
+        elif self.autosave.due(self.clock.t):
+            if self.lockstep:
+                self.save()
+            else:
+                self._cognition_half = self.cognition.run(self._cognition_snapshot())
+
+    def save(self) -> Path | None:
+        """Write RUN_DIR/save.json now (garp.sim.savegame), between steps, waiting for the cognition
+        thread's half. Lockstep first waits for that thread to be idle (its results are held either
+        way, so nothing changes). None when no save could be written."""
+        if self.run_dir is None:
+            return None
+        if self.lockstep:
+            self.cognition.wait_idle(FINISH_TIMEOUT_S)
+        return self._write_save(self.cognition.run(self._cognition_snapshot()))
+
+    def _write_save(self, cognition: concurrent.futures.Future) -> Path | None:
+        self._collect()  # every reply that has come is held, so the save keeps it
+        try:
+            half = cognition.result(COGNITION_SNAPSHOT_WALL_S)
+        except Exception as err:  # noqa: BLE001 — a failed save must not end the town
+            self.log.emit("error", self.clock.t, agent="", where="save", message=f"{type(err).__name__}: {err}"[:300])
+            return None
+        self.last_save = write_save(self.run_dir, snapshot(self, half))
+        return self.last_save
+
+    def state(self) -> dict[str, Any]:
+        """The simulation's own part of a save (main thread, between steps)."""
+        return {
+            "conversations": self.conversations.state(), "requests": self.requests.state(),
+            "started_t": self.applier.started_t, "company": dict(self._company), "needs_logged": self._needs_logged,
+            "waiting_game_s": dict(self.waiting_game_s), "active_game_s": dict(self.active_game_s),
+            "temperament_pending": self.temperament_pending, "held": encode_held(self._held),
+            "next_request_id": self.cognition.next_id(), "outstanding": sorted(self.cognition.outstanding_ids()),
+        }
+
+    def restore(self, data: dict[str, Any], rng: list[Any]) -> None:
+        """Take up a save's part (before any job is asked). Jobs still thinking when a play save was
+        taken are asked again (their pending entries go), and so is an interview."""
+        self.rng.setstate(rng_from_state(rng))
+        self.conversations.restore(data["conversations"])
+        self.requests.restore(data["requests"])
+        self.applier.started_t = float(data["started_t"])
+        self._company, self._needs_logged = dict(data["company"]), int(data["needs_logged"])
+        self.waiting_game_s.update(data["waiting_game_s"])
+        self.active_game_s.update(data["active_game_s"])
+        self.temperament_pending = bool(data["temperament_pending"])
+        self._held = decode_held(data["held"])
+        self.cognition.resume_ids(int(data["next_request_id"]))
+        lost = set(data["outstanding"])
+        for mind in self.minds.values():
+            mind.pending = {k: v for k, v in mind.pending.items() if v not in lost}
+            mind.interviewed = False
+
+    async def _cognition_snapshot(self) -> dict[str, Any]:
+        return cognition_state(self.sv.brain, self.minds)
+
     # --- shutdown ----------------------------------------------------------------------------------
-    def close(self) -> None:
+    def close(self, save: bool = True) -> None:
+        """End the run: the log's `run_end`, then (with `save`) a last save, then the threads."""
         if self._closed:
             return
         self._closed = True
-        self.cognition.close()
         self.log.emit("run_end", self.clock.t)
+        if save:
+            self.save()
+        self.cognition.close()
         self.sv.close()
         self.log.close()

@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Callable
 
 from garp import paths
@@ -29,6 +30,8 @@ from garp.scenario.schema import Scenario
 from garp.sim.deferred import DeferredLog
 from garp.sim.pace import StartPace, start_pace
 from garp.sim.pipeline import Brain
+from garp.sim.savegame import (AUTOSAVE_GAME_MIN, Resume, prepare_run_dir, read_save, restore_minds, restore_store,
+                                restore_world)
 from garp.sim.services import Services
 from garp.sim.simulation import Simulation
 from garp.sim.town_setup import load_town
@@ -150,25 +153,29 @@ def _silent(stage: str, detail: str = "") -> None:
     """The default progress callback: nothing to show."""
 
 
-def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool | None = None,
+def build(scenario_name_or_path: str | Path | Scenario | None, args: Any = None, *, lockstep: bool | None = None,
           backend: Any = None, embedder: Any = None, progress: Callable[[str, str], None] = _silent) -> Simulation:
     """Everything `garp play`, `garp run` and `garp check` need, wired together.
     `progress(stage, detail)` hears each loading stage (map, model, embedder, memories, start)
     as it begins, so a window can say what is happening."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    resume = read_save(_opt(args, "resume")) if _opt(args, "resume") else None
+    if resume is not None:  # the saved run's scenario, seed, switches and temperament
+        scenario_name_or_path = _resumed_scenario(scenario_name_or_path, resume)
+        args = resumed_args(args, resume)
     scenario = scenario_name_or_path if isinstance(scenario_name_or_path, Scenario) else load_scenario(scenario_name_or_path)
     lockstep = bool(_opt(args, "headless", False)) if lockstep is None else lockstep
     tp = scenario.temperament_prompt
     if tp is not None and lockstep and _opt(args, "trait") is None:  # fail before loading any model
         raise GarpError(f"scenario {scenario.name}: a headless run needs the temperament; "
                         f"pass --trait with one of: {', '.join(tp.choices)}")
-    run_dir = run_dir_for(scenario, args)
-    refuse_previous_run(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    log = EventLog(run_dir / "events.jsonl")
+    run_dir = _open_run_dir(scenario, args, resume)
+    log = EventLog(run_dir / "events.jsonl", append=resume is not None)
     closers: list[Any] = []
     try:
-        return _assemble(scenario, args, lockstep, run_dir, log, closers, backend, embedder, progress)
+        sim = _assemble(scenario, args, lockstep, run_dir, log, closers, backend, embedder, progress, resume)
+        sim.scenario_ref = str(scenario_name_or_path) if not isinstance(scenario_name_or_path, Scenario) else scenario.name
+        return sim
     except BaseException:
         for c in reversed(closers):
             try:
@@ -177,6 +184,39 @@ def build(scenario_name_or_path: str | Path, args: Any = None, *, lockstep: bool
                 pass
         log.close()
         raise
+
+
+def _open_run_dir(scenario: Scenario, args: Any, resume: Resume | None) -> Path:
+    """A new run's empty folder, or the resumed run's own, its log cut back to the save."""
+    if resume is not None:
+        prepare_run_dir(resume)
+        return resume.path.parent
+    run_dir = run_dir_for(scenario, args)
+    refuse_previous_run(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    return run_dir
+
+
+def _resumed_scenario(given: str | Path | Scenario | None, resume: Resume) -> str | Path | Scenario:
+    """The save's scenario; one named on the command line must be the same."""
+    saved = resume.data["scenario"]
+    if given is None or given == "":
+        return saved
+    name = given.name if isinstance(given, Scenario) else Path(str(given)).stem
+    if name != Path(str(saved)).stem:
+        raise GarpError(f"save {resume.path}: field 'scenario' is '{saved}', not '{given}'; "
+                        f"resume it as `garp run {saved} --resume {resume.path.parent}`")
+    return given
+
+
+def resumed_args(args: Any, resume: Resume) -> SimpleNamespace:
+    """The command line with what the saved run was made with: its seed, switches and temperament."""
+    d = resume.data
+    given = dict(vars(args)) if args is not None else {}
+    off = {k: not on for k, on in d["switches"].items()}
+    return SimpleNamespace(**{**given, "seed": d["seed"], "trait": d.get("trait"), "out": None,
+                              "no_minute_plans": off.get("minute_plans", False),
+                              "no_emotions": off.get("emotions", False), "no_needs": off.get("needs", False)})
 
 
 @dataclass
@@ -190,8 +230,9 @@ class _Engine:
 
 
 def _assemble(scenario: Scenario, args: Any, lockstep: bool, run_dir: Path, log: EventLog, closers: list[Any],
-              backend: Any, embedder: Any, progress: Callable[[str, str], None]) -> Simulation:
-    """The town, the engine, the minds and the Brain; `closers` collects what must be closed."""
+              backend: Any, embedder: Any, progress: Callable[[str, str], None], resume: Resume | None) -> Simulation:
+    """The town, the engine, the minds and the Brain; `closers` collects what must be closed.
+    A resume builds the same town, then puts the save's state into it before any thread runs."""
     seed = int(_opt(args, "seed", 0))
     rng = random.Random(seed)  # the run's one RNG; the world draws from a fork taken now
     progress("map", scenario.map)
@@ -199,10 +240,13 @@ def _assemble(scenario: Scenario, args: Any, lockstep: bool, run_dir: Path, log:
     clock = _clock(scenario, lockstep, _opt(args, "speed"))
     progress("model", _opt(args, "server") or _opt(args, "model") or "the bundled model")
     engine = _engine(args, run_dir, seed, closers, backend, embedder, log, clock.t, progress, lockstep)
+    if resume is not None:
+        restore_store(engine.store, resume)
     switches = switches_for(scenario, args)
     personas = personas_for(scenario, _opt(args, "trait"))
     rel_hooks = _relationship_hooks(scenario)
-    minds = _minds(scenario, personas, engine, clock.t, switches, rel_hooks, lockstep, progress)
+    minds = _minds(scenario, personas, engine, clock.t, switches, rel_hooks, lockstep, progress,
+                   seed_memories=resume is None)
     pace = _pace(scenario, args, lockstep, engine.scheduler, clock, progress)
     for name in scenario.cast:
         world.add_agent(name, scenario.start_places.get(name, personas[name].home))
@@ -217,7 +261,11 @@ def _assemble(scenario: Scenario, args: Any, lockstep: bool, run_dir: Path, log:
                         scheduler=engine.scheduler, embedder=engine.embedder, store=engine.store, minds=minds,
                         perception=perception, brain=brain, known_places=known_places, switches=switches,
                         calls=engine.calls, closers=closers, run_dir=run_dir)
-    sim = Simulation(scenario, services, lockstep=lockstep, rng=rng, seed=seed, traits_choice=_opt(args, "trait"))
+    if resume is not None:  # after _pace: a resumed town keeps the speed it was saved at
+        restore_minds(minds, brain, resume)
+        restore_world(world, perception, clock, resume)
+    sim = Simulation(scenario, services, lockstep=lockstep, rng=rng, seed=seed, traits_choice=_opt(args, "trait"),
+                     resume=resume, autosave_min=_opt(args, "autosave", AUTOSAVE_GAME_MIN))
     sim.start_pace = pace
     return sim
 
@@ -279,8 +327,10 @@ def _relationship_hooks(scenario: Scenario) -> RelHooks:
 
 
 def _minds(scenario: Scenario, personas: dict[str, Persona], engine: _Engine, t: float, switches: dict[str, bool],
-           rel_hooks: RelHooks, lockstep: bool, progress: Callable[[str, str], None]) -> dict[str, AgentMind]:
-    """One mind per cast member, every pair acquainted, mirrors filled in."""
+           rel_hooks: RelHooks, lockstep: bool, progress: Callable[[str, str], None],
+           seed_memories: bool = True) -> dict[str, AgentMind]:
+    """One mind per cast member, every pair acquainted, mirrors filled in (a resumed run's store
+    already holds the persona seeds)."""
     # One embedding call for every persona seed fills the embedder's LRU (IV-B amortisation).
     engine.embedder.embed([m.text for p in personas.values() for m in p.seed_memories][:EMBED_LRU_ROOM])
     minds: dict[str, AgentMind] = {}
@@ -288,7 +338,8 @@ def _minds(scenario: Scenario, personas: dict[str, Persona], engine: _Engine, t:
         progress("memories", f"{name} ({i + 1} of {len(personas)})")
         minds[name] = make_mind(persona, store=engine.store, embedder=engine.embedder, scheduler=engine.scheduler,
                                 t=t, needs=switches["needs"], emotions=switches["emotions"], rel_hooks=rel_hooks,
-                                score_inline=lockstep, start_needs=scenario.start_needs.get(name, {}))
+                                score_inline=lockstep, start_needs=scenario.start_needs.get(name, {}),
+                                seed_memories=seed_memories)
     _preseed_relationships(scenario, minds, t)
     for mind in minds.values():
         mind.refresh_mirrors()

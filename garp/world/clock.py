@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 from datetime import datetime, timedelta
+from typing import Any
 
 from garp.errors import GarpError
 from garp.units import DAY_S
@@ -92,6 +93,16 @@ class _ClockBase:
         self.paused = not self.paused
         return self.paused
 
+    # --- save / restore ---------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        """Where the clock stands and how fast it runs (a save)."""
+        return {"t": self.t, "speed": self._speed, "paused": self.paused}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        self.t = float(data["t"])
+        self._speed = _check_speed(data["speed"])
+        self.paused = bool(data["paused"])
+
     # --- reading --------------------------------------------------------------------------
     def _t(self, t: float | None) -> float:
         return self.t if t is None else float(t)
@@ -157,6 +168,15 @@ class LockstepClock(_ClockBase):
                             "of game seconds > 0 (e.g. 60)")
         self.step_s = step
         self.steps = 0
+
+    def state(self) -> dict[str, Any]:
+        return {**super().state(), "steps": self.steps}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """The step count too: game time stays `start + steps·step_s`, as in an unbroken run."""
+        super().restore(data)
+        start_t = (self.start - self.midnight).total_seconds()
+        self.steps = int(data.get("steps", round((self.t - start_t) / self.step_s)))  # a play save has none
 
     def step(self) -> float:
         """Advance one fixed step; returns the game seconds that passed (0 when paused)."""

@@ -15,7 +15,7 @@ import itertools
 import math
 from collections import defaultdict
 from pathlib import Path
-from typing import Callable, Literal
+from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -223,6 +223,19 @@ class ObjectRegistry:
                         found.append((d2, oid, o))
         found.sort(key=lambda t: (t[0], t[1]))
         return [o for _, _, o in found]
+
+    # ----- save / restore -----
+    def state(self) -> dict[str, dict[str, Any]]:
+        """What changes while the town runs, per object: its state and users (a save)."""
+        return {o.id: {"state": o.state, "users": dict(o.users), "base_state": o.base_state,
+                       "pending_state": o.pending_state} for o in self._objects.values()}
+
+    def restore(self, data: dict[str, dict[str, Any]]) -> None:
+        """Put each object back as `state()` saw it; no signal fires (nothing changed then)."""
+        for object_id, saved in data.items():
+            obj = self.get(object_id)
+            obj.state, obj.users = saved["state"], dict(saved["users"])
+            obj.base_state, obj.pending_state = saved["base_state"], saved["pending_state"]
 
     # ----- signals -----
     def subscribe(self, object_id: str, callback: StateCallback) -> int:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 import threading
 from collections import defaultdict, deque
-from dataclasses import dataclass
-from typing import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any, Iterable
 
 from garp.errors import GarpError
 from garp.units import TILE_PX
@@ -215,6 +215,28 @@ class Perception:
         for event in events:
             self._push(event)
         return events
+
+    # --- save / restore ---------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        """What each agent sees and has not yet been told, as JSON values (a save)."""
+        with self._lock:
+            queues = {a: [asdict(e) for e in q] for a, q in self._queues.items()}
+        return {"objects": {a: sorted(seen) for a, seen in self._seen_objects.items()},
+                "agents": {a: sorted(seen) for a, seen in self._seen_agents.items()},
+                "tile": {a: list(tile) for a, tile in self._tile.items()},
+                "checked_t": dict(self._checked_t), "queues": queues}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Take up the saved view: re-subscribe to the objects each agent saw."""
+        self.close()
+        self._seen_objects = {a: {o: self.registry.subscribe(o, self._on_state(a)) for o in seen}
+                              for a, seen in data["objects"].items()}
+        self._seen_agents = {a: set(seen) for a, seen in data["agents"].items()}
+        self._tile = {a: (tile[0], tile[1]) for a, tile in data["tile"].items()}
+        self._checked_t = {a: float(t) for a, t in data["checked_t"].items()}
+        with self._lock:
+            self._queues = {a: deque((PerceptionEvent(**e) for e in q), maxlen=MAX_QUEUED_PER_AGENT)
+                            for a, q in data["queues"].items()}
 
     def close(self) -> None:
         """Disconnect every subscription (e.g. when the simulation ends)."""

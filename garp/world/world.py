@@ -67,6 +67,18 @@ class Body:
     def tile(self) -> Tile:
         return (int(self.x) // TILE_PX, int(self.y) // TILE_PX)
 
+    def state(self) -> dict[str, Any]:
+        """Everything about the body as JSON values (a save)."""
+        return {f: getattr(self, f) for f in self.__slots__}
+
+    @classmethod
+    def from_state(cls, data: dict[str, Any]) -> "Body":
+        """A body as `state()` saved it: JSON lists become the tuples the world compares."""
+        pair = lambda v: tuple(v) if v is not None else None  # noqa: E731 — four fields, one rule
+        fixed = {"path": [tuple(p) for p in data["path"]], "goal": pair(data["goal"]),
+                 "goal_xy": pair(data["goal_xy"]), "using": pair(data["using"]), "bubble": pair(data["bubble"])}
+        return cls(**{**data, **fixed})
+
 
 def tile_center(tile: Tile) -> tuple[float, float]:
     return (tile[0] * TILE_PX + TILE_PX / 2, tile[1] * TILE_PX + TILE_PX / 2)
@@ -86,6 +98,22 @@ class World:
         self.t = 0.0
         self._pending: list[WorldEvent] = []
         self._object_token = registry.subscribe_all(self._on_object_state)
+
+    # --- save / restore ---------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        """Bodies, blocked tiles, object states and the world's RNG, as JSON values (a save)."""
+        return {"t": self.t, "bodies": {n: b.state() for n, b in self.bodies.items()},
+                "blocked": sorted(list(b) for b in self.blocked), "objects": self.objects.state(),
+                "rng": rng_state(self.rng)}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Put the world back as `state()` saw it (no events: nothing happens, it already was)."""
+        self.t = float(data["t"])
+        self._pending = []  # a save is taken between steps, when no event waits
+        self.bodies = {n: Body.from_state(b) for n, b in data["bodies"].items()}
+        self.blocked = {tuple(b) for b in data["blocked"]}
+        self.objects.restore(data["objects"])
+        self.rng.setstate(rng_from_state(data["rng"]))
 
     # --- events ---------------------------------------------------------------------------
     def _emit(self, kind: str, agent: str, t: float, **data: Any) -> None:
@@ -356,6 +384,18 @@ class World:
     def distance(self, a: str, b: str) -> float:
         ba, bb = self.body(a), self.body(b)
         return math.hypot(ba.x - bb.x, ba.y - bb.y)
+
+
+def rng_state(rng: random.Random) -> list[Any]:
+    """A `random.Random`'s state as JSON values (its 625-word Mersenne state and gauss cache)."""
+    version, words, gauss = rng.getstate()
+    return [version, list(words), gauss]
+
+
+def rng_from_state(data: list[Any]) -> tuple[Any, ...]:
+    """The `setstate` argument `rng_state` was made from."""
+    version, words, gauss = data
+    return (version, tuple(words), gauss)
 
 
 def _facing(dx: float, dy: float) -> str:
