@@ -15,7 +15,7 @@ import time
 from typing import Any, Protocol, runtime_checkable
 
 from garp.engine import native_probe
-from garp.engine.batch_engine import BatchEngine, Generation
+from garp.engine.batch_engine import BatchEngine, Generation, common_prefix
 from garp.engine.models import ModelProfile, ModelSpec, named_formatters, resolve_model
 from garp.engine.servers import (HTTP_MAX_IN_FLIGHT, HTTP_RETRIES, HTTP_TIMEOUT_S, Completion, EndpointConfig,
                                  ServerPool, endpoint_configs)
@@ -155,7 +155,7 @@ class LlamaCppBackend:
         if len(prompt) + 64 > llm.n_ctx():
             raise GarpError(f"score_options: prompt of {len(prompt)} tokens does not fit the context of {llm.n_ctx()}")
         head, last = prompt[:-1], prompt[-1]
-        keep = _common_prefix(llm.input_ids[: llm.n_tokens].tolist(), head)
+        keep = common_prefix(llm.input_ids[: llm.n_tokens].tolist(), head)
         self.score_tokens = (self.score_tokens[0] + len(head), self.score_tokens[1] + keep)
         llm.n_tokens = keep
         if keep < len(head):
@@ -187,15 +187,6 @@ class LlamaCppBackend:
         llm, self.llm = getattr(self, "llm", None), None
         if llm is not None:
             llm.close()
-
-
-def _common_prefix(a: list[int], b: list[int]) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def compile_grammar(schema: dict, llm=None):

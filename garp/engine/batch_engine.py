@@ -73,6 +73,16 @@ class GenResult:
     completion_tokens: int
 
 
+def common_prefix(a: list[int], b: list[int]) -> int:
+    """How many leading tokens two token lists share (what a cache can keep)."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
 class _Slot:
     """One sequence of the shared context: its cached tokens and the request it serves."""
 
@@ -88,12 +98,7 @@ class _Slot:
         self.step_base = 0            # len(cached) before this step: a failed decode rolls back to it
 
     def common_prefix(self, tokens: list[int]) -> int:
-        n = 0
-        for a, b in zip(self.cached, tokens):
-            if a != b:
-                break
-            n += 1
-        return n
+        return common_prefix(self.cached, tokens)
 
 
 class BatchEngine:
@@ -260,10 +265,10 @@ class BatchEngine:
         if rc != 0:
             self._out_of_room(rc)
             return
-        rows = sum(1 for s in self._slots if s.job is not None and s.logit_row >= 0)
-        logits = np.ctypeslib.as_array(self._fast["llama_get_logits"](self.ctx), shape=(rows, self._n_vocab))
+        logits = np.ctypeslib.as_array(self._fast["llama_get_logits"](self.ctx),
+                                       shape=(self._outputs, self._n_vocab))
         for slot in self._slots:
-            if slot.job is not None and slot.logit_row >= 0:
+            if slot.logit_row >= 0:  # set by _fill_batch for slots with a job only
                 self._advance(slot, logits[slot.logit_row])
 
     def _fill_batch(self) -> None:

@@ -377,17 +377,16 @@ class InferenceScheduler:
     def measure_tok_s(self, tokens: int = 32) -> float:
         """A quick throughput figure before play: `workers` requests of the town's mix at once,
         straight to the backend (no cache), completion tokens per wall second (prompt included)."""
-        prompts = iter(range(self.workers))
-
-        def one():
-            with self._lease() as backend:
-                c = backend.complete(measure_prompt(next(prompts)), max_tokens=tokens, temperature=0.0,
-                                     seed=self.seed)
-            return c.completion_tokens, new_record("", "measure", 0.0, [])
+        def one(i: int):
+            def run():
+                with self._lease() as backend:
+                    c = backend.complete(measure_prompt(i), max_tokens=tokens, temperature=0.0, seed=self.seed)
+                return c.completion_tokens, new_record("", "measure", 0.0, [])
+            return run
 
         start = time.monotonic()
-        futures = [self.submit(one, lambda reason: (0, new_record("", "measure", 0.0, [])), priority=0,
-                               deadline=None, value=adm.INTERVIEW)[1] for _ in range(self.workers)]
+        futures = [self.submit(one(i), lambda reason: (0, new_record("", "measure", 0.0, [])), priority=0,
+                               deadline=None, value=adm.INTERVIEW)[1] for i in range(self.workers)]
         made = sum(f.result()[0] for f in futures)
         self.measured_tok_s = made / max(time.monotonic() - start, 1e-6)
         return self.measured_tok_s
