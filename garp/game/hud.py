@@ -117,9 +117,11 @@ class Hud:
         surface.blit(self._bar, (0, 0))
         color = T.WARN if self._stats.paused else T.FG
         line = text.render(self.line(), 16, color, True)
-        surface.blit(line, (10, 8))
-        if self.notice:
-            surface.blit(text.render(self.notice, 16, T.WARN, True), (line.get_width() + 30, 8))
+        # clipped to the bar: with a panel open the bar is narrower than the line can grow
+        surface.blit(line, (10, 8), pygame.Rect(0, 0, w - 20, HUD_H))
+        if self.notice and line.get_width() + 30 < w:
+            surface.blit(text.render(self.notice, 16, T.WARN, True), (line.get_width() + 30, 8),
+                         pygame.Rect(0, 0, w - line.get_width() - 40, HUD_H))
         if banner := self.banner():
             pygame.draw.rect(surface, T.BAD, (0, HUD_H, w, BANNER_H))
             surface.blit(text.render(banner, 15, T.FG, True), (10, HUD_H + 5))
