@@ -28,7 +28,19 @@ PROMPT_BUDGET_TOKENS = 4096   # compact prompts for small-model contexts, tokens
 REASONING_MAX_CHARS = 80      # "reasoning" scratchpad before the answer (Sec. IV-C); small keeps the grammar small
 MESSAGE_OVERHEAD_TOKENS = 6   # chat-template tokens around each message
 
+RANK_BLEND = 0.5              # rank mode's default weight of code's utility against the model
+
 _ids = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One code-built answer of a text function in rank mode."""
+
+    out: BaseModel      # the function's output if this candidate wins
+    text: str           # what the model scores
+    utility: float = 0.0  # code's own estimate of fit (e.g. similarity to the question)
+    source: str = ""    # where it came from (a memory, a persona field, a template), for the inspector
 
 
 @dataclass
@@ -92,6 +104,25 @@ class LMFunction(Generic[I, O]):
 
     def check(self, inputs: I, out: O) -> O:
         return out
+
+    # -- rank mode (profile text_mode "rank"): code builds candidates, the model ranks them
+    rank_prefix: ClassVar[str] = ""  # scored text starts after this (as choices' "I decide to")
+
+    def candidates(self, inputs: I) -> list["Candidate"]:
+        """Code-built answers worth ranking; empty (the default) means the function only generates."""
+        return []
+
+    def rank_messages(self, inputs: I) -> list[dict]:
+        """The situation the candidates are scored as replies to."""
+        return self.messages(inputs, False)
+
+    def prior_messages(self, inputs: I) -> list[dict]:
+        """The same prompt without what should decide, for the context-free prior (PMI calibration)."""
+        return neutral_messages(self.rank_messages(inputs))
+
+    def combine(self, pmi: list[float], utilities: list[float]) -> list[float]:
+        """One score per candidate from the model's calibrated log-likelihood and code's utility."""
+        return blend_scores(pmi, utilities, RANK_BLEND)
 
     # -- schema
     @classmethod
@@ -173,7 +204,13 @@ Fresh = tuple[str, dict]
 
 def run_function(fn: LMFunction, inputs: Any, backend, *, agent: str, game_time: float = 0.0,
                  cache=None, seed: int = 0, retrieved: list | None = None) -> tuple[BaseModel, CallRecord]:
-    """One call: messages -> (cache | backend) -> parse -> check; the fallback on any failure."""
+    """One call: messages -> (cache | backend) -> parse -> check; the fallback on any failure.
+    In rank mode a function with candidates has them ranked instead (`run_ranked`)."""
+    if getattr(backend.profile, "text_mode", "generate") == "rank":
+        cands = checked_candidates(fn, inputs)
+        if cands:
+            return run_ranked(fn, inputs, cands, backend, agent=agent, game_time=game_time, cache=cache,
+                              retrieved=retrieved)
     reasoning = bool(getattr(backend.profile, "reasoning_field", False))
     rec = new_record(agent, fn.name, game_time, [], retrieved)
     start = time.perf_counter()
@@ -196,6 +233,48 @@ def run_function(fn: LMFunction, inputs: Any, backend, *, agent: str, game_time:
     store(cache, fresh, rec.error)
     rec.latency_s = time.perf_counter() - start
     return out, rec
+
+
+def checked_candidates(fn: LMFunction, inputs: Any) -> list[Candidate]:
+    """The function's candidates that pass its own check (both modes share the checks)."""
+    kept = []
+    for c in fn.candidates(inputs):
+        try:
+            kept.append(Candidate(fn.check(inputs, c.out), c.text, c.utility, c.source))
+        except (ValueError, ValidationError):
+            continue
+    return kept
+
+
+def run_ranked(fn: LMFunction, inputs: Any, cands: list[Candidate], backend, *, agent: str, game_time: float = 0.0,
+               cache=None, retrieved: list | None = None) -> tuple[BaseModel, CallRecord]:
+    """Rank code-built candidates by the model's likelihood, calibrated against the prior without
+    the deciding context and combined with code's utility. On failure code's best candidate
+    answers, counted as a fallback."""
+    rec = new_record(agent, fn.name, game_time, fn.rank_messages(inputs), retrieved, mode="score")
+    start, texts = time.perf_counter(), [c.text for c in cands]
+    utilities = [c.utility for c in cands]
+    try:
+        ll, cached = scores_cached(backend, cache, rec.messages, texts, fn.rank_prefix)
+        prior, prior_cached = scores_cached(backend, cache, fn.prior_messages(inputs), texts, fn.rank_prefix)
+        pmi = [a - b for a, b in zip(ll, prior)]
+        combined = fn.combine(pmi, utilities)
+        index = max(range(len(cands)), key=lambda i: combined[i])
+        rec.cached = cached and prior_cached
+        rec.raw = json.dumps({"options": texts, "sources": [c.source for c in cands],
+                              "loglik": _rounded(ll), "prior": _rounded(prior), "utility": _rounded(utilities),
+                              "combined": _rounded(combined)})
+    except Exception as e:  # noqa: BLE001 — a failed ranking falls back to code's best candidate
+        rec.error, rec.fallback_used = _describe(e), True
+        index = max(range(len(cands)), key=lambda i: utilities[i])
+    out = cands[index].out
+    rec.parsed = {**out.model_dump(mode="json"), "source": cands[index].source}
+    rec.latency_s = time.perf_counter() - start
+    return out, rec
+
+
+def _rounded(xs: list[float]) -> list[float]:
+    return [round(float(x), 4) for x in xs]
 
 
 def store(cache, fresh: Fresh | None, rejected: str | None) -> None:

@@ -373,8 +373,8 @@ class MemoryStore:
         for j in top:
             row = int(j) if rows is None else int(rows[j])
             rec = self._touch(hot, row, now, mode)
-            factors = {"poignancy": float(p_hat[j]), "similarity": float(d_hat[j]),
-                       "recency": float(r_hat[j]), "emotion": float(e[j])}
+            factors = {"poignancy": float(p_hat[j]), "similarity": float(d_hat[j]),  # min-max over this pool
+                       "recency": float(r_hat[j]), "emotion": float(e[j]), "cosine": float(sims[j])}  # raw
             out.append(ScoredMemory(record=rec, score=float(score[j]), factors=factors))
         return out
 

@@ -20,7 +20,7 @@ import urllib.parse
 import urllib.request
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -48,6 +48,10 @@ class ModelProfile(BaseModel):
     slot_ctx: int = Field(1024, ge=256, le=131072,
                           description="KV-cache tokens per parallel request (the batched cache holds parallel × slot_ctx, "
                                       "at least n_ctx)")
+    text_mode: Literal["generate", "rank"] = Field(
+        "generate", description="how text functions that offer code-built candidates (interview answers, ...) are "
+                                "answered: 'rank' scores the candidates by likelihood (small models, which rank well "
+                                "and generate poorly); 'generate' writes free text under a grammar")
 
 
 def named_formatters(llama_chat_format) -> dict:

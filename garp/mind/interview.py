@@ -16,16 +16,25 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from garp.engine.lmfunction import LMFunction, chat
+import numpy as np
+
+from garp.engine.lmfunction import Candidate, LMFunction, chat
+from garp.mind.first_person import first_person
 from garp.textclean import clean_line
 
 # --- tunables (seed: Interview Studio; paper III-A2 for the factor names) ---------------
 POOL_K = 24            # memories fetched by Eq. 1 before the interview re-ranking
-USED_K = 5             # memories handed to the model ("the model only knows the five you hand it")
-W_RELEVANCE = 3.0      # seed: score = 3 x relevance + 0.5 x importance + 0.5 x recency
-W_IMPORTANCE = 0.5
-W_RECENCY = 0.5
-MIN_SIMILARITY = 0.2   # normalised similarity below which a memory is not treated as on topic
+USED_K = 5             # memories handed to a generating model ("the model only knows the five you hand it")
+CANDIDATE_K = 6        # memories and persona facts offered as answers in rank mode
+W_RELEVANCE = 1.0      # interview ranking: raw cosine decides; importance and recency only break near-ties
+W_IMPORTANCE = 0.05
+W_RECENCY = 0.05
+PAST_PENALTY = 0.1     # a persona habit answering a question about a past event
+TYPE_PENALTY = 0.3     # a source without the name, time or number the question asks for
+MIN_COSINE = 0.3       # raw similarity below which a memory is not treated as on topic
+RECALL_FLOOR = 0.35    # rank mode: the utility of "I don't recall" (an answer must fit better than this)
+MODEL_WEIGHT = 0.05    # rank mode: weight of the model's calibrated log-likelihood (nats/token) against cosine
+INTERVIEW_PREDICATE = "was interviewed"  # marks the stored exchange, kept out of later interviews' sources
 MAX_ANSWER_CHARS = 280  # output field cap (keeps the grammar small and the answer short)
 MAX_QUESTION_CHARS = 300
 MIN_ANSWER_WORDS = 3   # shorter replies are echoes or fragments
@@ -55,6 +64,11 @@ RULES = (
 )
 
 
+RANK_RULES = ("You are a character in a small town, being interviewed. You answer the interviewer's question "
+              "truthfully, in the first person, in one sentence, and say you do not recall what you do not know.")
+PRIOR_QUESTION = "Tell me something."  # the prior's question: how likely an answer is without the real one
+
+
 def classify_question(question: str) -> str:
     """'reflective' when the question asks for meaning, feeling or opinion; otherwise 'factual'."""
     q = f" {question.lower()} "
@@ -75,6 +89,8 @@ class InterviewInputs:
     memories: list[str]
     question: str
     kind: str  # factual | reflective
+    sources: list[tuple[str, str, float]] = field(default_factory=list)  # (first-person answer, source, utility)
+    personality: str = ""  # the short personality text the ranking prompt carries
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -140,6 +156,8 @@ class InterviewAnswer(LMFunction[InterviewInputs, Utterance]):
             raise ValueError("answer echoes the question")
         if any(_overlap(words, _words(v)) >= ECHO_OVERLAP for v in inputs.speech):
             raise ValueError("answer copies a voice exemplar")
+        if text == FALLBACK_ANSWER:
+            return Utterance(utterance=text)
         if inputs.kind == "factual":
             record = _stems(" ".join(inputs.memories) + " " + inputs.self_description)
             if not (_stems(text) - _stems(inputs.question)) & record:
@@ -149,15 +167,31 @@ class InterviewAnswer(LMFunction[InterviewInputs, Utterance]):
     def fallback(self, inputs: InterviewInputs) -> Utterance:
         return Utterance(utterance=FALLBACK_ANSWER)
 
+    # -- rank mode: the answers are the sources in the first person, or "I don't recall"
+    def candidates(self, inputs: InterviewInputs) -> list[Candidate]:
+        found = [Candidate(Utterance(utterance=first_sentences(text)[:MAX_ANSWER_CHARS]), first_sentences(text),
+                           cosine, source) for text, source, cosine in inputs.sources]
+        return found + [Candidate(Utterance(utterance=FALLBACK_ANSWER), FALLBACK_ANSWER, RECALL_FLOOR, "none")]
+
+    def rank_messages(self, inputs: InterviewInputs) -> list[dict]:
+        return chat(RANK_RULES, f"I am {inputs.name}. {inputs.personality}\nInterviewer: {inputs.question}")
+
+    def prior_messages(self, inputs: InterviewInputs) -> list[dict]:
+        return chat(RANK_RULES, f"I am {inputs.name}. {inputs.personality}\nInterviewer: {PRIOR_QUESTION}")
+
+    def combine(self, pmi: list[float], utilities: list[float]) -> list[float]:
+        return [u + MODEL_WEIGHT * p for u, p in zip(utilities, pmi)]
+
 
 @dataclass
 class UsedMemory:
     description: str
     score: float
     factors: dict[str, float]
+    source: str = "memory"  # "memory" or "persona:<field>" (a fact of the self-description)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"description": self.description, "score": round(self.score, 3),
+        return {"description": self.description, "score": round(self.score, 3), "source": self.source,
                 "factors": {k: round(v, 3) for k, v in self.factors.items()}}
 
 
@@ -172,32 +206,128 @@ class InterviewResult:
 
 
 def rerank(scored: list[Any], k: int = USED_K) -> list[UsedMemory]:
-    """Interview ranking over a pool from Eq. 1: relevance decides, importance and recency break ties."""
+    """Interview ranking over a pool from Eq. 1 by raw cosine similarity to the question (the pool's
+    min-max similarity gives 1.00 to its best memory even when nothing is on topic); importance
+    and recency only break near-ties."""
     used = []
     for s in scored:
         f = dict(getattr(s, "factors", {}) or {})
-        score = (W_RELEVANCE * f.get("similarity", 0.0) + W_IMPORTANCE * f.get("poignancy", 0.0)
-                 + W_RECENCY * f.get("recency", 0.0))
+        cosine = f.get("cosine", f.get("similarity", 0.0))
+        score = W_RELEVANCE * cosine + W_IMPORTANCE * f.get("poignancy", 0.0) + W_RECENCY * f.get("recency", 0.0)
         rec = getattr(s, "record", s)
         used.append(UsedMemory(str(getattr(rec, "description", "")), score,
-                               {"similarity": f.get("similarity", 0.0), "poignancy": f.get("poignancy", 0.0),
-                                "recency": f.get("recency", 0.0), "emotion": f.get("emotion", 0.0)}))
+                               {"cosine": cosine, "cosine_stored": cosine, "similarity": f.get("similarity", 0.0),
+                                "poignancy": f.get("poignancy", 0.0), "recency": f.get("recency", 0.0),
+                                "emotion": f.get("emotion", 0.0)}))
     used.sort(key=lambda u: -u.score)
     return used[:k]
+
+
+def persona_facts(persona: Any) -> list[tuple[str, str]]:
+    """(field, first-person sentence) for each fact of the self-description an answer may state."""
+    facts: list[tuple[str, str]] = []
+    if persona.occupation:
+        where = f" at {persona.workplace}" if persona.workplace else ""
+        facts.append(("occupation", f"I work as {_article(persona.occupation)}{where}."))
+    facts.append(("home", f"I live at {persona.home}."))
+    facts.append(("age", f"I am {persona.age} years old."))
+    if persona.routine:
+        facts.append(("routine", "My usual day: " + _lower_first(first_person(persona.routine, persona.name,
+                                                                                   pronouns=True))))
+    for fld in ("background", "lifestyle"):
+        for sentence in _SENTENCE_END.split(getattr(persona, fld) or ""):
+            if sentence.strip():
+                facts.append((fld, first_person(sentence.strip(), persona.name, pronouns=True)))
+    return facts
+
+
+def _article(noun: str) -> str:
+    return noun if noun.lower().startswith(("a ", "an ", "the ")) else ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[:2] != "I " else text
+
+
+async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemory]:
+    """What may answer the question: the agent's memories (not earlier interviews, which would
+    out-rank the facts they repeat) and the persona's facts, best first. Relevance is the raw
+    cosine of the question with the source as the character would say it; a habit (persona
+    fact) loses PAST_PENALTY on a question about a past event, and a source without what the
+    question asks for (a name, a time, a number) loses TYPE_PENALTY."""
+    pool = await mind.memory.retrieve(question, t=t, k=POOL_K)
+    used = rerank([s for s in pool if getattr(s.record, "predicate", "") != INTERVIEW_PREDICATE], k=POOL_K)
+    name = mind.persona.name
+    used += [UsedMemory(text, W_IMPORTANCE, {}, f"persona:{fld}") for fld, text in persona_facts(mind.persona)]
+    spoken = [u.description if u.source != "memory" else memory_in_first_person(u.description, name) for u in used]
+    vecs = await mind.memory.embedder.aembed([question] + spoken)
+    q, want, past = _unit(vecs[0]), asked_type(question), asks_about_past(question)
+    for u, text, v in zip(used, spoken, vecs[1:]):
+        cosine = max(float(np.dot(q, _unit(v))), u.factors.get("cosine", -1.0))
+        penalty = (PAST_PENALTY if past and u.source != "memory" else 0.0) + \
+            (TYPE_PENALTY if want and not states_type(text, want) else 0.0)
+        u.factors.update({"cosine": cosine, "penalty": penalty})
+        u.score += W_RELEVANCE * (cosine - u.factors.get("cosine_stored", 0.0)) - penalty
+    used.sort(key=lambda u: -u.score)
+    return used[:CANDIDATE_K]
+
+
+def _unit(v: Any) -> Any:
+    return v / (float(np.linalg.norm(v)) or 1.0)
+
+
+_PAST = re.compile(r"\b(did|were|was|had|happened|went|today|yesterday|last (night|week)|this (morning|afternoon)|"
+                   r"earlier|ago)\b", re.I)
+_TYPE_QUESTIONS = (("name", re.compile(r"\b(who|whom|whose|name|called)\b", re.I)),
+                   ("time", re.compile(r"\b(when|what time|what day|which day|how long)\b", re.I)),
+                   ("number", re.compile(r"\b(how (much|many|old|far)|what price)\b", re.I)))
+_TIME_WORDS = re.compile(r"\b(\d{1,2}(:\d\d)?\s*(am|pm)?|noon|midnight|morning|afternoon|evening|night|tonight|"
+                         r"tomorrow|yesterday|today|week|month|year|monday|tuesday|wednesday|thursday|friday|"
+                         r"saturday|sunday|o'clock|minutes?|hours?|days?)\b", re.I)
+_NUMBER = re.compile(r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
+                     r"fifty|hundred|dozen|half)\b", re.I)
+
+
+def asks_about_past(question: str) -> bool:
+    """A question about an event ("What did you eat today?"), not about a habit or a trait."""
+    return bool(_PAST.search(question))
+
+
+def asked_type(question: str) -> str | None:
+    """What an answer must contain: 'name' (who, what is X called), 'time' (when) or 'number' (how much)."""
+    return next((kind for kind, rx in _TYPE_QUESTIONS if rx.search(question)), None)
+
+
+def states_type(text: str, kind: str) -> bool:
+    """Whether `text` contains the kind of thing a question asked for."""
+    if kind == "name":  # a capitalised word inside the sentence other than "I"
+        return any(w[:1].isupper() and w.strip(".,;:!?'") not in ("I", "I'm") for w in text.split()[1:])
+    return bool((_TIME_WORDS if kind == "time" else _NUMBER).search(text))
+
+
+def memory_in_first_person(text: str, name: str) -> str:
+    """A memory as its owner says it. "his"/"her" become "my" only in a memory about the owner that
+    names nobody and nowhere else ("Oliver ate at his desk"; not "Oliver admired Sam's bike and his dog")."""
+    words = text.split()
+    alone = bool(words) and words[0] == name and not any(w[:1].isupper() for w in words[1:])
+    return first_person(text, name, pronouns=alone)
 
 
 def interview_inputs(mind: Any, question: str, used: list[UsedMemory]) -> InterviewInputs:
     comp = mind.personality
     persona = mind.persona
     parts = [comp.personality_text]
-    for label, value in (("Age", persona.age), ("Occupation", persona.occupation),
+    for label, value in (("Age", persona.age), ("Occupation", persona.occupation), ("Home", persona.home),
                          ("Background", persona.background), ("Routine", persona.routine)):
         if value:
             parts.append(f"{label}: {value}")
-    on_topic = [u.description for u in used if u.factors.get("similarity", 0.0) >= MIN_SIMILARITY] or \
-        [u.description for u in used[:2]]
+    memories = [u for u in used if u.source == "memory"]
+    on_topic = [u.description for u in memories if u.factors.get("cosine", 0.0) >= MIN_COSINE] or \
+        [u.description for u in memories[:2]]
+    sources = [(u.description if u.source != "memory" else memory_in_first_person(u.description, persona.name),
+                u.source, u.factors.get("cosine", 0.0) - u.factors.get("penalty", 0.0)) for u in used]
     return InterviewInputs(persona.name, "\n".join(parts), list(comp.voice_lines()), on_topic, question,
-                           classify_question(question))
+                           classify_question(question), sources, comp.personality_text)
 
 
 async def interview(mind: Any, question: str, scheduler: Any, t: float, *, location: str = "") -> InterviewResult:
@@ -206,8 +336,7 @@ async def interview(mind: Any, question: str, scheduler: Any, t: float, *, locat
     question, notice = clean_line(question, MAX_QUESTION_CHARS)
     if not question:
         return InterviewResult(question, "factual", "You didn't ask me anything.", notice=notice)
-    pool = await mind.memory.retrieve(question, t=t, k=POOL_K)
-    used = rerank(pool)
+    used = await interview_sources(mind, question, t)
     inputs = interview_inputs(mind, question, used)
     out, record = await scheduler.call(InterviewAnswer(), inputs, agent=mind.persona.name, game_time=t,
                                        retrieved=[u.as_dict() for u in used])
@@ -215,6 +344,6 @@ async def interview(mind: Any, question: str, scheduler: Any, t: float, *, locat
     emotion = getattr(getattr(mind, "emotion", None), "current", None)
     await mind.memory.remember(
         f"I was interviewed and asked: \"{question}\" I answered: \"{answer}\"", t=t, type="chat",
-        location=location, emotion=str(getattr(emotion, "label", DEFAULT_EMOTION)),
-        intensity=float(getattr(emotion, "intensity", 0.0) or 0.0))
+        location=location, subject=mind.persona.name, predicate=INTERVIEW_PREDICATE,
+        emotion=str(getattr(emotion, "label", DEFAULT_EMOTION)), intensity=float(getattr(emotion, "intensity", 0.0) or 0.0))
     return InterviewResult(question, inputs.kind, answer, used, record, notice)

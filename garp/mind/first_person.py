@@ -1,0 +1,81 @@
+"""Third-person memory and persona text rewritten as the character would say it.
+
+Memories are stored as "Oliver bought bread at the bakery"; a character speaking about
+them says "I bought bread at the bakery". The rewrite is rule-based and conservative:
+the character's own name becomes I / me / my; with `pronouns` (text that is about the
+character, such as its persona) he/she/they and their objects do too; a present-tense verb
+right after the new "I" loses its third-person -s.
+"""
+
+from __future__ import annotations
+
+import re
+
+_IRREGULAR = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was", "isn't": "am not",
+              "doesn't": "don't", "hasn't": "haven't", "'s": "'m"}
+_ADVERBS = frozenset("always usually often never sometimes also still just really rarely seldom already "
+                     "finally mostly only even then".split())
+_NOT_VERBS = frozenset("this thus always perhaps us yes as its his hers ours yours".split())
+_AUXILIARIES = frozenset("had was is has would could will did can should might must".split())
+_DETERMINERS = frozenset("the a an my his her their some".split())
+_PRONOUNS = {"he": "I", "she": "I", "him": "me", "his": "my", "her": "my", "himself": "myself", "herself": "myself"}
+
+
+def _verb_for_i(word: str) -> str:
+    """The first-person form of a third-person present verb ("works" -> "work"); others unchanged."""
+    low = word.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if low in _NOT_VERBS or len(low) < 4 or not low.endswith("s") or low.endswith("ss"):
+        return word
+    if low.endswith("ies"):
+        return word[:-3] + "y"
+    if low.endswith(("ches", "shes", "xes", "sses", "zes", "oes")):
+        return word[:-2]
+    return word[:-1]
+
+
+def _agree(words: list[str], i: int) -> None:
+    """Make the verb after the "I" at `i` agree, skipping adverbs ("I always walks" -> "I always walk")."""
+    j = i + 1
+    while j < len(words) and words[j].lower() in _ADVERBS:
+        j += 1
+    if j < len(words):
+        core = words[j].rstrip(".,;:!?")
+        words[j] = _verb_for_i(core) + words[j][len(core):]
+
+
+def first_person(text: str, name: str, *, pronouns: bool = False) -> str:
+    """`text` about `name` as `name` would say it."""
+    out = re.sub(rf"\b{re.escape(name)}'s\s+([A-Z][a-z]+)\b", lambda m: "my " + m.group(1).lower(), text)
+    out = re.sub(rf"\b{re.escape(name)}'s\b", "my", out)
+    if pronouns:
+        out = re.sub(r"\b(he|she|him|his|her|himself|herself)\b",
+                     lambda m: _keep_case(m.group(1), _PRONOUNS[m.group(1).lower()]), out, flags=re.I)
+    words = out.split()
+    for i, w in enumerate(words):
+        core = w.rstrip(".,;:!?")
+        if core == name or (pronouns and core == "I"):
+            nxt = words[i + 1].lower() if i + 1 < len(words) else ""
+            subject = i == 0 or words[i - 1].endswith((".", "!", "?")) or words[i - 1].lower() in ("and", "but") \
+                or nxt in _AUXILIARIES
+            words[i] = ("I" if subject else "me") + w[len(core):]
+            if subject:
+                _agree(words, i)
+    if words and words[0] == "I":
+        _coordinated(words)
+    sentence = " ".join(words)
+    return sentence[:1].upper() + sentence[1:] if sentence else sentence
+
+
+def _coordinated(words: list[str]) -> None:
+    """"I fix the tap and washes the dishes": a verb after "and" followed by a determiner agrees too."""
+    for k in range(1, len(words) - 2):
+        if words[k] == "and" and words[k + 2].lower() in _DETERMINERS:
+            words[k + 1] = _verb_for_i(words[k + 1])
+
+
+def _keep_case(original: str, replacement: str) -> str:
+    if replacement == "I":
+        return "I"
+    return replacement.capitalize() if original[:1].isupper() else replacement
