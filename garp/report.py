@@ -18,6 +18,7 @@ from typing import Any
 from garp import timeline as TL
 from garp.errors import GarpError
 from garp.eventlog import EventLog
+from garp.scenario.line_check import line_summary
 
 DPI = 80            # plot resolution; keeps a 20-agent report near a megabyte
 MAX_LINES_SHOWN = 40  # lines per conversation in the report
@@ -180,6 +181,21 @@ def _sources_html(sources: dict) -> str:
             f"{code} by the function's fallback in code.</p>{sources_figure(sources)}")
 
 
+def _line_checks_html(events: list[dict]) -> str:
+    """What the line checker (garp.scenario.line_check) flags in the run's conversation lines."""
+    s = line_summary(events)
+    share = "n/a" if s["line_fallback_share"] is None else f"{100 * s['line_fallback_share']:.0f}%"
+    head = (f"<p>{s['lines']} lines spoken; {share} of the line requests were answered by code because the "
+            "model failed or was late.</p>")
+    if not s["flags"]:
+        return head + "<p class=pass>No line flagged.</p>"
+    counts = ", ".join(f"{kind.replace('_', ' ')}: {n}" for kind, n in s["flags"].items())
+    rows = "".join(f"<tr><td>{_hm(f['t'])}</td><td>{html.escape(f['kind'])}</td><td>{html.escape(f['agent'])}</td>"
+                   f"<td>{html.escape(f['text'])}</td><td>{html.escape(f['detail'])}</td></tr>" for f in s["examples"])
+    return (head + f"<p class=fail>Flagged: {counts}.</p><table><tr><th>when</th><th>check</th><th>who</th>"
+            f"<th>line</th><th>why</th></tr>{rows}</table>")
+
+
 def render(events: list[dict], title: str) -> str:
     """The whole report page."""
     names = TL.cast(events)
@@ -190,6 +206,7 @@ def render(events: list[dict], title: str) -> str:
             f"game time {_hm(start)} to {_hm(end)}; {len(events)} events.</p>",
             "<h2>Scenario goals</h2>", _goals_html(goals),
             "<h2>Where decisions came from</h2>", _sources_html(TL.decision_sources(events)),
+            "<h2>Line checks</h2>", _line_checks_html(events),
             "<h2>Who talked to whom</h2>", talk_figure(events, names) if len(names) > 1 else "<p>One character.</p>",
             "<h2>Needs, emotion and relationships</h2>"]
     body += [f"<h3>{html.escape(n)}</h3>{agent_figure(events, n)}" for n in names]

@@ -11,6 +11,7 @@ import pytest
 from garp import timeline as TL
 from garp.cli import main
 from garp.eventlog import EventLog
+from garp.scenario.line_check import line_summary
 from sim_helpers import seeded_cache
 
 
@@ -68,6 +69,9 @@ def test_garp_report_writes_a_self_contained_html_page(apology_run, capsys):
     speaker, line = chats[0].lines[0]
     import html
     assert f"<span class=who>{speaker}:</span> {html.escape(line)}" in page
+    lines = line_summary(events)  # the line checker's verdict on the run is on the page
+    assert f"{lines['lines']} lines spoken" in page and lines["lines"] == sum(len(c.lines) for c in chats)
+    assert ("No line flagged." in page) == (not lines["flags"])
 
 
 def test_report_of_a_directory_without_a_log_is_a_clear_error(tmp_path, capsys):
