@@ -20,6 +20,7 @@ import numpy as np
 
 from garp.engine.lmfunction import Candidate, LMFunction, chat
 from garp.mind.first_person import first_person
+from garp.units import DAY_S
 from garp.textclean import clean_line
 
 # --- tunables (seed: Interview Studio; paper III-A2 for the factor names) ---------------
@@ -29,6 +30,8 @@ CANDIDATE_K = 6        # memories and persona facts offered as answers in rank m
 W_RELEVANCE = 1.0      # interview ranking: raw cosine decides; importance and recency only break near-ties
 W_IMPORTANCE = 0.05
 W_RECENCY = 0.05
+W_LEXICAL = 0.15       # share of the question's content words the source shares
+W_WHEN = 0.1           # the memory is from the time the question asks about ("this morning")
 PAST_PENALTY = 0.1     # a persona habit answering a question about a past event
 TYPE_PENALTY = 0.3     # a source without the name, time or number the question asks for
 MIN_COSINE = 0.3       # raw similarity below which a memory is not treated as on topic
@@ -189,6 +192,7 @@ class UsedMemory:
     score: float
     factors: dict[str, float]
     source: str = "memory"  # "memory" or "persona:<field>" (a fact of the self-description)
+    created: float | None = None  # game time of a memory (questions about "this morning")
 
     def as_dict(self) -> dict[str, Any]:
         return {"description": self.description, "score": round(self.score, 3), "source": self.source,
@@ -218,7 +222,7 @@ def rerank(scored: list[Any], k: int = USED_K) -> list[UsedMemory]:
         used.append(UsedMemory(str(getattr(rec, "description", "")), score,
                                {"cosine": cosine, "cosine_stored": cosine, "similarity": f.get("similarity", 0.0),
                                 "poignancy": f.get("poignancy", 0.0), "recency": f.get("recency", 0.0),
-                                "emotion": f.get("emotion", 0.0)}))
+                                "emotion": f.get("emotion", 0.0)}, created=getattr(rec, "created", None)))
     used.sort(key=lambda u: -u.score)
     return used[:k]
 
@@ -262,14 +266,34 @@ async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemo
     spoken = [u.description if u.source != "memory" else memory_in_first_person(u.description, name) for u in used]
     vecs = await mind.memory.embedder.aembed([question] + spoken)
     q, want, past = _unit(vecs[0]), asked_type(question), asks_about_past(question)
+    window, asked = time_window(question, t), _stems(question)
     for u, text, v in zip(used, spoken, vecs[1:]):
         cosine = max(float(np.dot(q, _unit(v))), u.factors.get("cosine", -1.0))
         penalty = (PAST_PENALTY if past and u.source != "memory" else 0.0) + \
             (TYPE_PENALTY if want and not states_type(text, want) else 0.0)
-        u.factors.update({"cosine": cosine, "penalty": penalty})
-        u.score += W_RELEVANCE * (cosine - u.factors.get("cosine_stored", 0.0)) - penalty
+        lexical = len(asked & _stems(text)) / len(asked) if asked else 0.0
+        timely = float(window is not None and u.created is not None and window[0] <= u.created < window[1])
+        u.factors.update({"cosine": cosine, "penalty": penalty, "lexical": lexical, "when": timely})
+        u.score += W_RELEVANCE * (cosine - u.factors.get("cosine_stored", 0.0)) - penalty \
+            + W_LEXICAL * lexical + W_WHEN * timely
     used.sort(key=lambda u: -u.score)
     return used[:CANDIDATE_K]
+
+
+_WINDOWS = (  # question words -> (from, to) in hours relative to today's midnight
+    (r"\blast night|yesterday evening\b", (-6.0, 4.0)), (r"\byesterday\b", (-24.0, 0.0)),
+    (r"\bthis morning|for breakfast\b", (4.0, 12.0)), (r"\b(at )?lunch(time)?\b|\bmidday\b", (11.0, 15.0)),
+    (r"\bthis afternoon\b", (12.0, 18.0)), (r"\btonight|this evening\b", (17.0, 24.0)),
+    (r"\btoday|earlier\b", (0.0, 24.0)))
+
+
+def time_window(question: str, now: float) -> tuple[float, float] | None:
+    """The game-time span a question asks about ("this morning", "last night"), or None."""
+    midnight = now - now % DAY_S
+    for pattern, (lo, hi) in _WINDOWS:
+        if re.search(pattern, question, re.I):
+            return midnight + lo * 3600.0, min(now, midnight + hi * 3600.0)
+    return None
 
 
 def _unit(v: Any) -> Any:
