@@ -66,8 +66,7 @@ class Simulation:
         self.log = services.log
         self.world, self.clock, self.scheduler = services.world, services.clock, services.scheduler
         self.minds: dict[str, AgentMind] = services.minds
-        self.switches = services.switches
-        self.deferred = services.deferred
+        self.switches, self.deferred = services.switches, services.deferred
         self.cognition = CognitionThread(self._handle, sequential=lockstep, on_error=self._job_failed)
         self._held: list[Reply] = []  # results waiting for their due time (lockstep)
         self._interviews: dict[str, concurrent.futures.Future] = {}  # agent -> answer on its way
