@@ -126,7 +126,7 @@ def test_agents_open_with_their_routine_and_make_the_first_choice_ahead_of_need(
     try:
         t0 = sim.clock.t
         for mind in sim.minds.values():
-            assert mind.activity.kind == "stay" and mind.activity.description != "starting the day"
+            assert mind.activity.kind in ("stay", "use") and mind.activity.description != "starting the day"
             assert mind.activity.end_t > t0
         start, planned_at = time.monotonic(), {}
         while time.monotonic() - start < 120 and not all(m.last_decision for m in sim.minds.values()):
@@ -135,7 +135,7 @@ def test_agents_open_with_their_routine_and_make_the_first_choice_ahead_of_need(
             for name, mind in sim.minds.items():
                 if mind.plan is not None and name not in planned_at:  # the plan has just arrived
                     planned_at[name] = sim.clock.t
-                    assert mind.activity.kind == "stay" and mind.activity.end_t > sim.clock.t, mind.activity
+                    assert mind.activity.kind in ("stay", "use") and mind.activity.end_t > sim.clock.t, mind.activity
         assert all(m.last_decision for m in sim.minds.values()), "no first decision in 120 s"
         assert sum(sim.waiting_game_s.values()) == 0.0, sim.waiting_game_s
     finally:
@@ -143,15 +143,15 @@ def test_agents_open_with_their_routine_and_make_the_first_choice_ahead_of_need(
 
 
 def test_a_housemates_own_bed_is_not_offered_shared_things_are():
-    from garp.sim.requests import _may_use
+    from garp.sim.requests import may_use
     maya = types.SimpleNamespace(name="Maya", persona=types.SimpleNamespace(home="Maya's House"))
     def obj(owners, room="Bedroom"):
         return types.SimpleNamespace(place="Maya's House", owners=owners, room=room)
-    assert _may_use(obj(["Maya"]), maya) and not _may_use(obj(["Priya"]), maya)
-    assert _may_use(obj(["Maya", "Priya"], "Kitchen"), maya)
+    assert may_use(obj(["Maya"]), maya) and not may_use(obj(["Priya"]), maya)
+    assert may_use(obj(["Maya", "Priya"], "Kitchen"), maya)
     guest = types.SimpleNamespace(name="Erica", persona=types.SimpleNamespace(home="Erica's House"))
-    assert _may_use(obj(["Maya", "Priya"], "Kitchen"), guest, "Maya's House")
-    assert not _may_use(obj(["Maya"]), guest, "Maya's House")
+    assert may_use(obj(["Maya", "Priya"], "Kitchen"), guest, "Maya's House")
+    assert not may_use(obj(["Maya"]), guest, "Maya's House")
 
 
 def test_every_model_call_of_a_job_shares_the_jobs_deadline():

@@ -145,9 +145,8 @@ class TownView:
         self.follow_selected(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
-        t = vm.game_time(self.sim)
-        bodies = vm.bodies(vm.attr(self.sim, "world"), t, vm.attr(self.sim, "minds"))
-        self.renderer.draw(surface, self.camera, bodies, self.selected, self.rect, t=t)
+        bodies = vm.town_bodies(self.sim)
+        self.renderer.draw(surface, self.camera, bodies, self.selected, self.rect, t=vm.game_time(self.sim))
         focus = vm.in_view(bodies, self.camera.visible_rect(), self.selected)
         if focus != self.focus:  # the model spends its time first on what the player watches
             self.focus = focus
@@ -185,6 +184,8 @@ class App:
         self.town.layout(pygame.Rect(0, 0, town_w, h))
 
     def open_panel(self, name: str | None) -> None:
+        if self.panel is not None and self.panel.name != name:
+            self.panel.close()  # a character still answering the player carries on
         if name is None:
             self.panel = None
         elif self.panel is None or self.panel.name != name:
@@ -268,6 +269,7 @@ class App:
         for focus in (self.log_viewer if self.log_viewer.searching else None,
                       self.panel if self._text_focus() else None):
             if typed and focus is not None and focus.handle_event(ev):
+                self._after_layers(ev)  # Esc in the interview box closes the panel at once
                 return
         for layer in (self.hud, self.talk_graph, self.log_viewer, self.panel, self.town):
             if layer is not None and layer.handle_event(ev):

@@ -1,6 +1,6 @@
 """HUD: date and time, speed, pause, model queue depth / bound and throughput, the speed that would
-keep up when the model is saturated, agent count, model servers (load per server, a red banner while
-one is down); the help overlay.
+keep up while the model is saturated (`Saturation`: requests waiting, or refused just now), agent
+count, model servers (load per server, a red banner while one is down); the help overlay.
 
 Keys handled here: space pause, [ / ] slower/faster, F1 help. (Tab, G, L, T, Esc and Ctrl-Q belong
 to the app.) The bar also shows a short-lived notice (`flash`), e.g. "Press Esc again to quit".
@@ -8,6 +8,8 @@ to the app.) The bar also shows a short-lived notice (`flash`), e.g. "Press Esc 
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Any
 
 import pygame
@@ -19,6 +21,7 @@ HUD_H = 34
 BANNER_H = 26  # the red "model server unreachable" bar under the HUD
 STATS_EVERY_S = 0.5  # wall seconds between reads of the scheduler's stats
 PACE_NOTICE_S = 10.0  # wall seconds the starting speed's explanation stays in the bar
+REFUSED_RECENT_S = 10.0  # wall seconds a request refused for lack of model time keeps "saturated" up
 
 CONTROLS = (
     ("Space", "pause / resume the clock"),
@@ -36,6 +39,23 @@ CONTROLS = (
 )
 
 
+class Saturation:
+    """Whether "model saturated" describes now. The scheduler's load averages two minutes, so an
+    opening burst it refused stays in that figure long after the queue has emptied: the notice is
+    shown while the load is over capacity and requests wait, or were refused in the last
+    REFUSED_RECENT_S."""
+
+    def __init__(self) -> None:
+        self._refused: int | None = None  # the count seen last; the first read is the baseline
+        self._refused_at = -math.inf
+
+    def now(self, stats: vm.HudStats, wall_s: float) -> bool:
+        if self._refused is not None and stats.refused > self._refused:
+            self._refused_at = wall_s
+        self._refused = stats.refused
+        return bool(stats.keep_up) and (stats.queue_depth > 0 or wall_s - self._refused_at <= REFUSED_RECENT_S)
+
+
 class Hud:
     """Top bar with the clock and model stats; also owns the F1 help overlay."""
 
@@ -43,6 +63,8 @@ class Hud:
         self.sim = sim
         self.show_help = False
         self._stats = vm.hud_stats(sim)
+        self._saturation = Saturation()
+        self.saturated = self._saturation.now(self._stats, time.monotonic())
         self._age = 0.0
         self._bar: pygame.Surface | None = None
         self.notice = ""
@@ -57,7 +79,7 @@ class Hud:
         servers = "".join(f"   {e['name']} " + (f"{e['form']} {e['in_flight']}/{e['limit']} {e['calls']} calls"
                                                   if e["up"] else "DOWN") for e in s.endpoints)
         queue = f"model queue {s.queue_depth}/{s.bound}" if s.bound else f"model queue {s.queue_depth}"
-        saturated = f"   model saturated: x{s.keep_up:g} would keep up" if s.keep_up else ""
+        saturated = f"   model saturated: x{s.keep_up:g} would keep up" if self.saturated else ""
         return (f"{s.date or s.time}   {state}   {queue}   {s.tok_s:.0f} tok/s{saturated}   "
                 f"{s.agents} agent{'' if s.agents == 1 else 's'}{servers}   F1 help")
 
@@ -104,6 +126,7 @@ class Hud:
         if self._age >= STATS_EVERY_S:
             self._age = 0.0
             self._stats = vm.hud_stats(self.sim)
+            self.saturated = self._saturation.now(self._stats, time.monotonic())
         else:  # the clock line changes every frame; the scheduler stats need not
             fresh = vm.clock_stats(self.sim)
             self._stats.date, self._stats.paused, self._stats.speed = fresh.date, fresh.paused, fresh.speed

@@ -4,10 +4,12 @@ The world names what a body does as "verb (object name)" and a walk as "walking 
 object (place)"; the minds name plan items. Those strings are also prompt text, so they
 are left alone: this module rewrites them only where the player reads them (map labels,
 the panel header). "work register (cash register)" reads "working at the cash register".
+A decision's reason, which may carry the model's scores as JSON, reads as a sentence.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 # verb -> phrase; {o} is the object with its article ("the sofa", "Noor's bed").
@@ -79,3 +81,45 @@ def shorten(text: str, limit: int) -> str:
     while len(words) > 1 and words[-1].lower().strip(",;:") in DANGLING:
         words.pop()
     return " ".join(words).rstrip(",;:") + ELLIPSIS
+
+
+# --- why a choice was made (the Decisions tab) -------------------------------------------
+_BLEND = re.compile(r"^model likelihood blended with utility (?P<util>-?[\d.]+): (?P<raw>\{.*\})$", re.S)
+_FALLBACK = re.compile(r"^utility fallback: (?P<cause>.*); best utility (?P<util>-?[\d.]+)$", re.S)
+_SKIPPED = "model skipped: "
+CAUSES = {"admission": "the model had too much work queued", "stale": "the request waited too long for the model"}
+
+
+def readable_why(why: str, options: list[str], chosen: int | None) -> str:
+    """The decision record's reason in words: the model's scores (a JSON object in the record) as
+    the chosen option's combined score against the runner-up's; fallbacks and skips as sentences."""
+    why = (why or "").strip()
+    blend = _BLEND.match(why)
+    if blend:
+        return _blended(float(blend["util"]), blend["raw"], options, chosen)
+    fallback = _FALLBACK.match(why)
+    if fallback:
+        kind, _, detail = fallback["cause"].partition(": ")
+        cause = f"{CAUSES[kind]} ({detail})" if kind in CAUSES and detail else \
+            f"the model's reply could not be used ({fallback['cause']})"
+        return f"Code took the option with the best utility ({fallback['util']}): {cause}."
+    if why.startswith(_SKIPPED):
+        return f"Code chose without asking the model: {why[len(_SKIPPED):]}."
+    return why
+
+
+def _blended(util: float, raw: str, options: list[str], chosen: int | None) -> str:
+    """'the model ... scored 0.36, ahead of reading a book at 0.30' from {"loglik": [...], "combined": [...]}."""
+    said = f"The model judged how likely each option is here, blended with each option's utility (this one: {util:.2f})"
+    try:
+        combined = [float(c) for c in json.loads(raw).get("combined", [])]
+    except (ValueError, TypeError, AttributeError):
+        combined = []
+    if chosen is None or not 0 <= chosen < len(combined):
+        return f"{said}."
+    others = [i for i in range(len(combined)) if i != chosen]
+    if not others:
+        return f"{said}: it scored {combined[chosen]:.2f}, the only option."
+    runner = max(others, key=lambda i: combined[i])
+    name = f'"{options[runner]}"' if runner < len(options) else f"option {runner + 1}"
+    return f"{said}: it scored {combined[chosen]:.2f}, ahead of {name} at {combined[runner]:.2f}."

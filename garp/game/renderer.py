@@ -32,6 +32,7 @@ LABEL_ACTIVITY_MIN_ZOOM = 0.75   # below this zoom only names are shown (activit
 LABEL_TEXT_W = 190               # activity line width (screen px) before it wraps at a word
 LABEL_LINES = 2                  # activity lines at most; the rest is shortened between words
 LAYOUT_ROWS = 6                  # rows above its anchor a label may climb to find free space
+SEAT_DROP = 10                   # map px below its tile's centre a seated figure's cut-off waist is drawn
 
 
 def load_tmx(path: str | Path) -> Any:
@@ -179,14 +180,25 @@ class Renderer:
             sx, sy = sx + view.x, sy + view.y
             if not (-64 < sx - view.x < view.width + 64 and -96 < sy - view.y < view.height + 64):
                 continue
+            frame, rect = self._figure(b, sx, sy, z)
             if b.name == selected:
-                ring = pygame.Rect(0, 0, int(30 * z), int(14 * z))
-                ring.center = (int(sx), int(sy + 12 * z))
+                ring = pygame.Rect(0, 0, max(int(30 * z), rect.width), int(14 * z))
+                ring.center = (int(sx), rect.bottom - int(2 * z)) if b.pose == "lie" else (int(sx), int(sy + 12 * z))
                 pygame.draw.ellipse(surface, (255, 220, 80), ring, max(2, int(2 * z)))
-            frame = self.sprites.frame(b.name, b.facing, b.moving, b.anim_phase, z)
-            rect = frame.get_rect(midbottom=(int(sx), int(sy + 14 * z)))
             surface.blit(frame, rect)
             self.hits[b.name] = rect.inflate(8, 8)
+
+    def _figure(self, b: vm.BodyView, sx: float, sy: float, z: float) -> tuple[pygame.Surface, pygame.Rect]:
+        """The character's picture and where it goes on screen: standing with its feet at the bottom of
+        its tile, seated a little lower on its seat, or lying over the bed it uses."""
+        if b.pose == "lie" and b.bed is not None:
+            frame = self.sprites.lying(b.name, (int(b.bed[2]), int(b.bed[3])), z)
+            return frame, frame.get_rect(center=(int(sx), int(sy)))
+        if b.pose == "sit":
+            frame = self.sprites.seated(b.name, b.facing, z)
+            return frame, frame.get_rect(midbottom=(int(sx), int(sy + SEAT_DROP * z)))
+        frame = self.sprites.frame(b.name, b.facing, b.moving, b.anim_phase, z)
+        return frame, frame.get_rect(midbottom=(int(sx), int(sy + 14 * z)))
 
     def _draw_labels(self, surface: pygame.Surface, z: float, ordered: list[vm.BodyView], selected: str | None) -> None:
         """Labels front to back, then bubbles, each placed where it hides no other (layout pass);

@@ -20,6 +20,11 @@ from garp.paths import ASSETS
 SHEET = ASSETS / "sprites" / "characters.png"
 INDEX = ASSETS / "sprites" / "characters.json"
 FACINGS = ("down", "left", "right", "up")
+SEATED_ROWS = 24   # frame rows drawn for a seated figure: its legs are behind the seat or under the table
+HEAD_ROWS = 17     # frame rows above the shoulders: what shows of a sleeper above the blanket
+BLANKET = (88, 112, 168)
+BLANKET_FOLD = (226, 228, 236)  # the turned-down sheet under the chin
+BLANKET_EDGE = (40, 48, 80)
 
 
 def _first(d: dict, *keys: str, default: Any = None) -> Any:
@@ -52,7 +57,7 @@ class CharacterSprites:
         rows = index.get("rows") if isinstance(index.get("rows"), dict) else {}
         # the index may name each character's first row: the persona name picks its own sprite
         self.assigned: dict[str, int] = {str(n): int(r) // len(self.facings) for n, r in rows.items()}
-        self._frames: dict[tuple[int, str, int, float], pygame.Surface] = {}
+        self._frames: dict[tuple, pygame.Surface] = {}
 
     @classmethod
     def load(cls, sheet_path: Path = SHEET, index_path: Path = INDEX) -> "CharacterSprites":
@@ -86,11 +91,41 @@ class CharacterSprites:
         idx = self.index_of(name)
         # walk cycle: standing frame 0; moving cycles 1..walk-1 then back through 0
         col = int((phase % 1.0) * self.walk) % self.walk if moving else 0
-        key = (idx, facing, col, zoom)
-        surf = self._frames.get(key)
+        return self._scaled(("stand", idx, facing, col), zoom, lambda: self._cut(idx, facing, col))
+
+    def seated(self, name: str, facing: str, zoom: float) -> pygame.Surface:
+        """The standing frame without its legs: drawn on a chair, the seat and the table hide them."""
+        idx = self.index_of(name)
+        rows = min(SEATED_ROWS, self.fh)
+        return self._scaled(("sit", idx, facing), zoom,
+                            lambda: self._cut(idx, facing, 0).subsurface(pygame.Rect(0, 0, self.fw, rows)))
+
+    def lying(self, name: str, size: tuple[int, int], zoom: float) -> pygame.Surface:
+        """A sleeper filling a bed of `size` map px: the head on the pillow end, a blanket over the
+        rest. A bed longer than wide is lain along (head at the top); a sofa across (head left)."""
+        idx = self.index_of(name)
+        w, h = size
+        return self._scaled(("lie", idx, w, h), zoom, lambda: self._compose_lying(idx, w, h))
+
+    def _compose_lying(self, idx: int, w: int, h: int) -> pygame.Surface:
+        across = w > h
+        bw, bh = (h, w) if across else (w, h)  # drawn along, turned afterwards
+        surf = pygame.Surface((bw, bh), pygame.SRCALPHA)
+        head = self._cut(idx, "down", 0).subsurface(pygame.Rect(0, 0, self.fw, min(HEAD_ROWS, self.fh)))
+        surf.blit(head, ((bw - self.fw) // 2, 2))
+        cover = pygame.Rect(3, HEAD_ROWS - 2, bw - 6, bh - HEAD_ROWS - 2)
+        pygame.draw.rect(surf, BLANKET, cover, border_radius=4)
+        pygame.draw.rect(surf, BLANKET_FOLD, (cover.x, cover.y, cover.width, 5), border_top_left_radius=4,
+                         border_top_right_radius=4)
+        pygame.draw.rect(surf, BLANKET_EDGE, cover, 1, border_radius=4)
+        return pygame.transform.rotate(surf, 90) if across else surf
+
+    def _scaled(self, key: tuple, zoom: float, make) -> pygame.Surface:
+        """A picture at a zoom level, made and scaled once."""
+        surf = self._frames.get((key, zoom))
         if surf is None:
-            base = self._cut(idx, facing, col)
+            base = make()
             surf = base if zoom == 1.0 else pygame.transform.scale(
-                base, (max(1, round(self.fw * zoom)), max(1, round(self.fh * zoom))))
-            self._frames[key] = surf
+                base, (max(1, round(base.get_width() * zoom)), max(1, round(base.get_height() * zoom))))
+            self._frames[(key, zoom)] = surf
         return surf

@@ -10,16 +10,22 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterable
 
 from garp.engine.memory_store import TYPES as MEMORY_TYPES
 from garp.mind.needs import URGENT_THRESHOLD as URGENT_NEED
 from garp.mind.persona import AXES as AXIS_POLES  # axis -> (pole at +, pole at -)
 from garp.mind.persona import GRADES, NEED_NAMES
+from garp.game.phrasing import readable_why
+from garp.game.poses import PoseMap, Rect, shape
+from garp.sim.opening import overnight
 from garp.sim.pace import keep_up_speed
+from garp.sim.pause import ANSWERING
 from garp.units import DAY_S
 
 TRAIT_AXES = tuple(AXIS_POLES)  # paper III-A4
+REFUSALS = ("admission", "stale")  # scheduler outcomes where code answered because the model could not be in time
 TRAIT_STOPS = 4  # nine-stop slider: -4..+4, stop/4 is the signed grade weight
 
 
@@ -51,7 +57,7 @@ def _call(value: Any) -> Any:
 @dataclass
 class BodyView:
     name: str
-    x: float
+    x: float  # where the figure is drawn (map px): on the seat or the bed it uses, else where it stands
     y: float
     activity: str
     place: str
@@ -60,32 +66,57 @@ class BodyView:
     moving: bool
     bubble: str
     anim_phase: float = 0.0
+    pose: str = "stand"  # stand | sit | lie (garp.game.poses)
+    bed: Rect | None = None  # lie: the footprint (map px) it lies in
 
 
-def bodies(world: Any, t: float, minds: Any = None) -> list[BodyView]:
+@lru_cache(maxsize=4)
+def pose_map(objects: Any) -> PoseMap:
+    """The poses of a town's objects, built once per object registry."""
+    return PoseMap({o.id: shape(o.tile, o.kind.size, o.blocks, [a.verb for a in o.affordances])
+                    for o in (objects or [])})
+
+
+def _bubble_text(body: Any, t: float) -> str:
+    bubble = attr(body, "bubble")
+    if not bubble:
+        return ""
+    if isinstance(bubble, (tuple, list)) and len(bubble) >= 2:
+        return str(bubble[0]) if _num(bubble[1], 0.0) >= t else ""
+    return str(attr(bubble, "text", default=bubble))
+
+
+def bodies(world: Any, t: float, minds: Any = None, held: frozenset[str] = frozenset()) -> list[BodyView]:
+    """Every character as drawn: posed on what it uses; one the player is interviewing stands still
+    and says it is answering."""
     out = []
     minds = minds or {}
+    poses = pose_map(attr(world, "objects"))
     for name, body in dict(attr(world, "bodies", default={})).items():
-        bubble = attr(body, "bubble")
-        text = ""
-        if bubble:
-            if isinstance(bubble, (tuple, list)) and len(bubble) >= 2:
-                text = str(bubble[0]) if _num(bubble[1], 0.0) >= t else ""
-            else:
-                text = str(attr(bubble, "text", default=bubble))
-        using = attr(body, "using", default="") or ""
-        if isinstance(using, (tuple, list)):
-            using = " ".join(str(u) for u in reversed(using))  # (object_id, verb) -> "verb object_id"
+        using = attr(body, "using")
+        facing = str(attr(body, "facing", default="down") or "down")
+        pose = poses.pose(_num(attr(body, "x")), _num(attr(body, "y")), facing,
+                          tuple(using) if isinstance(using, (tuple, list)) else None)
         out.append(BodyView(
-            name=name, x=_num(attr(body, "x")), y=_num(attr(body, "y")),
-            activity=_shown_activity(body, minds.get(name)),
+            name=name, x=pose.x, y=pose.y,
+            activity=ANSWERING if name in held else _shown_activity(body, minds.get(name)),
             place=str(attr(body, "place", default="") or ""),
-            using=str(using),
-            facing=str(attr(body, "facing", default="down") or "down"),
-            moving=bool(attr(body, "moving", default=False)),
-            bubble=text, anim_phase=_num(attr(body, "anim_phase", default=0.0)),
-        ))
+            using=" ".join(str(u) for u in reversed(using)) if isinstance(using, (tuple, list)) else str(using or ""),
+            facing=pose.facing, moving=bool(attr(body, "moving", default=False)) and name not in held,
+            bubble=_bubble_text(body, t), anim_phase=_num(attr(body, "anim_phase", default=0.0)),
+            pose=pose.kind, bed=pose.rect))
     return out
+
+
+def held(sim: Any) -> frozenset[str]:
+    """The characters stopped to answer the player (garp.sim.pause)."""
+    names = attr(attr(sim, "pause"), "names")
+    return names() if callable(names) else frozenset()
+
+
+def town_bodies(sim: Any) -> list[BodyView]:
+    """The characters of a simulation as the town view and the panel header show them."""
+    return bodies(attr(sim, "world"), game_time(sim), attr(sim, "minds"), held(sim))
 
 
 def _shown_activity(body: Any, mind: Any) -> str:
@@ -110,6 +141,7 @@ class HudStats:
     endpoints: list[dict] = field(default_factory=list)  # server pool: one stats dict per server
     bound: int = 0             # the model queue's bound
     keep_up: float = 0.0       # when the model is saturated: the speed that would keep up, else 0
+    refused: int = 0           # requests answered by code so far because the model could not be in time
 
 
 def clock_stats(sim: Any) -> HudStats:
@@ -142,6 +174,7 @@ def hud_stats(sim: Any) -> HudStats:
         bound=int(_num(stats.get("bound", 0))),
         keep_up=keep_up_speed(_num(attr(clock, "speed", default=1.0), 1.0), _num(stats.get("load", 0.0)))
         if stats.get("saturated") else 0.0,
+        refused=sum(int(_num((stats.get("answered") or {}).get(k, 0))) for k in REFUSALS),
     )
 
 
@@ -248,8 +281,9 @@ def decision(mind: Any, t: float | None = None) -> DecisionView:
         is_chosen = i == chosen_index if isinstance(chosen_index, int) and chosen_index >= 0 else label == chosen
         rows.append(CandidateRow(label, None if score is None else _num(score), is_chosen, ", ".join(parts)))
     plan_item = attr(dec, "plan_item") or current_plan_item(mind, t)
-    return DecisionView(_label(plan_item), rows, chosen, str(attr(dec, "why", default="") or ""),
-                        attr(dec, "t"), str(attr(dec, "mode", default="") or ""))
+    picked = next((i for i, r in enumerate(rows) if r.chosen), None)
+    why = readable_why(str(attr(dec, "why", default="") or ""), [r.label for r in rows], picked)
+    return DecisionView(_label(plan_item), rows, chosen, why, attr(dec, "t"), str(attr(dec, "mode", default="") or ""))
 
 
 # ---------------------------------------------------------------- plan
@@ -282,6 +316,24 @@ def _block(node: Any, key: str, level: int) -> PlanBlock:
 
 def plan_blocks(mind: Any) -> list[PlanBlock]:
     return [_block(n, str(i), 0) for i, n in enumerate(_plan_nodes(attr(mind, "plan")))]
+
+
+def provisional_plan(sim: Any, mind: Any) -> list[PlanBlock]:
+    """Until the model's day plan arrives: today from the persona's routine, the night's block first
+    when the day's first has not begun (what the agent opened with, garp.sim.opening)."""
+    routine_day = attr(attr(sim, "requests"), "routine_day")
+    if mind is None or not callable(routine_day):
+        return []
+    t = game_time(sim)
+    nodes = routine_day(mind, int(t // DAY_S))
+    night = overnight(nodes, t)
+    return [_block(n, str(i), 0) for i, n in enumerate(([night] if night else []) + nodes)]
+
+
+def provisional_item(sim: Any, mind: Any) -> str:
+    """The routine's block running now, while the model's day plan is on its way."""
+    block = active_block(provisional_plan(sim, mind), game_time(sim))
+    return block.description if block else ""
 
 
 def active_block(blocks: Iterable[PlanBlock], t: float) -> PlanBlock | None:

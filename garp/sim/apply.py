@@ -63,9 +63,10 @@ class Applier:
         mind.planned_day = cmd.day
         if mind.activity.kind == "idle":
             mind.activity.end_t = min(mind.activity.end_t, t)
-        elif mind.activity.start_t == self.started_t and mind.activity.kind == "stay":
-            # the routine activity the scene opened with gives way to the plan; in real time
-            # it goes on for one decision lead more, so the first choice is made ahead of need too
+        elif mind.activity.start_t == self.started_t and mind.activity.kind in ("stay", "use"):
+            # the routine activity the scene opened with (in play perhaps with its object in use) gives
+            # way to the plan; in real time it goes on for one decision lead more, so the first choice
+            # is made ahead of need too
             mind.activity.end_t = t + first_decision_lead(self.clock, self.lockstep)
 
     @_apply.register

@@ -13,11 +13,12 @@ from typing import Any
 
 from garp.interfaces import Clock
 from garp.mind.agent import Activity, AgentMind
-from garp.mind.plan_tree import nodes_from_times
+from garp.mind.plan_tree import PlanNode, nodes_from_times
 from garp.mind.planning import PlanContext, routine_activities
 from garp.mind.reaction import react_to_state_change
 from garp.sim.messages import (BodySnapshot, ConverseJob, DecideJob, Meeting, NeedsSnapshot, PerceiveJob, PlanDayJob,
                                SeedJob, UsingSnapshot)
+from garp.sim.opening import overnight
 from garp.units import DAY_S
 
 # --- tunables ---------------------------------------------------------------------------
@@ -72,15 +73,26 @@ class Requests:
             self.visit(name, t)
         return [SeedJob(agent=n, asked_t=t, due_t=t) for n in sorted(self.minds)]
 
+    def routine_day(self, mind: AgentMind, day: int) -> list[PlanNode]:
+        """The persona's routine as the blocks of one day (code, no model)."""
+        p = mind.persona
+        ctx = PlanContext(name=mind.name, home=p.home, workplace=p.workplace, routine=p.routine,
+                          lifestyle=p.lifestyle, known_places=self.known_places)
+        return nodes_from_times([(a.start, a.activity, a.place) for a in routine_activities(ctx)], day,
+                                source="fallback")
+
+    def opening_block(self, mind: AgentMind, t: float) -> PlanNode | None:
+        """The routine block running when the scene opens; in play, before the day's first block, the
+        night's. (Headless runs open with "starting the day" there: their recordings were made so.)"""
+        nodes = self.routine_day(mind, int(t // DAY_S))
+        block = next((n for n in nodes if n.contains(t)), None)
+        return block if block is not None or self.lockstep else overnight(nodes, t)
+
     def start_activity(self, mind: AgentMind, t: float) -> Activity:
         """What an agent is doing when the scene opens, from its routine (code, no model): it
         carries on with it until its day plan arrives, so it is never idle waiting (IV-A)."""
-        p, place = mind.persona, self.world.bodies[mind.name].place
-        ctx = PlanContext(name=mind.name, home=p.home, workplace=p.workplace, routine=p.routine,
-                          lifestyle=p.lifestyle, known_places=self.known_places)
-        day = int(t // DAY_S)
-        block = next((n for n in nodes_from_times([(a.start, a.activity, a.place) for a in routine_activities(ctx)],
-                                                  day) if n.contains(t)), None)
+        place = self.world.bodies[mind.name].place
+        block = self.opening_block(mind, t)
         what = block.description if block else "starting the day"
         if block is not None and block.place and block.place != place:
             what = f"getting ready: {what}"
@@ -118,7 +130,7 @@ class Requests:
         guest_at = block.place if block is not None and block.place == body.place else None
         objects = tuple(o.model_copy(update={"users": dict(o.users)})
                         for o in self.world.objects.near(body.x, body.y, CANDIDATE_RADIUS_PX)
-                        if _may_use(o, mind, guest_at))
+                        if may_use(o, mind, guest_at))
         self.visit(mind.name, self.clock.t)
         return DecideJob(agent=mind.name, asked_t=self.clock.t, due_t=due, objects=objects, body=self.body(mind.name),
                          needs=self.needs(mind), current=mind.activity.description, using=_using(mind),
@@ -198,7 +210,7 @@ def _carried_on(mind: AgentMind) -> int:
     return n
 
 
-def _may_use(obj: Any, mind: AgentMind, guest_at: str | None = None) -> bool:
+def may_use(obj: Any, mind: AgentMind, guest_at: str | None = None) -> bool:
     """Homes are private: only owners (residents own their home's shared objects) use objects inside them; a guest
     whose plan has them at that home right now (a visit) uses the shared rooms only."""
     place = obj.place or ""

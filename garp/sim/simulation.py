@@ -30,7 +30,9 @@ from garp.mind.conversation import ConversationManager, SocialState
 from garp.sim.apply import Applier
 from garp.sim.cognition import CognitionThread
 from garp.sim.messages import CallRecords, Command, Job, JobFailed, LogEvents, Meeting, Reply
-from garp.sim.requests import DECISION_LEAD_WALL_S, Requests
+from garp.sim.opening import open_with_object
+from garp.sim.pause import InterviewPause
+from garp.sim.requests import DECISION_LEAD_WALL_S, Requests, may_use
 from garp.sim.savegame import (AUTOSAVE_GAME_MIN, COGNITION_SNAPSHOT_WALL_S, Autosave, Resume, cognition_state,
                                 decode_held, encode_held, snapshot, write_save)
 from garp.sim.services import Services
@@ -64,11 +66,11 @@ class Simulation:
         self.log = services.log
         self.world, self.clock, self.scheduler = services.world, services.clock, services.scheduler
         self.minds: dict[str, AgentMind] = services.minds
-        self.switches = services.switches
-        self.deferred = services.deferred
+        self.switches, self.deferred = services.switches, services.deferred
         self.cognition = CognitionThread(self._handle, sequential=lockstep, on_error=self._job_failed)
         self._held: list[Reply] = []  # results waiting for their due time (lockstep)
         self._interviews: dict[str, concurrent.futures.Future] = {}  # agent -> answer on its way
+        self.pause = InterviewPause(self.world, self.minds)  # who stands answering the player
         self.conversations = ConversationManager()
         self._company: dict[str, bool] = {}
         self._needs_logged = -1  # index of the last NEEDS_LOG_EVERY_S slot logged
@@ -105,8 +107,11 @@ class Simulation:
         self.log.emit("run_start", t, scenario=self.scenario.name, cast=list(self.minds), seed=self.seed,
                       lockstep=self.lockstep, switches=self.switches)
         for name, mind in self.minds.items():
-            body = self.world.bodies[name]
             mind.activity = self.requests.start_activity(mind, t)
+            if not self.lockstep:  # play opens with the routine's object in use; recordings keep the plain stay
+                mind.activity = open_with_object(self.world, mind, self.requests.opening_block(mind, t),
+                                                 mind.activity, t, may_use)
+            body = self.world.bodies[name]
             self.log.emit("arrive", t, agent=name, place=body.place, room=body.room, to=body.place)
         if traits_choice is not None:
             self.choose_temperament(traits_choice)
@@ -137,15 +142,21 @@ class Simulation:
 
     # --- public controls ------------------------------------------------------------------------
     def interview(self, name: str, question: str) -> concurrent.futures.Future:
-        """Ask an agent a question on the cognition thread; the agent takes no conversation until
-        the main thread sees the answer has come (`_collect`)."""
+        """Ask an agent a question on the cognition thread. It stops and answers (garp.sim.pause)
+        until the answer is in or `end_interview`, and takes no conversation until the main
+        thread sees the answer has come (`_collect`)."""
         mind = self._mind(name)
         from garp.mind.interview import interview
         mind.interviewed = True
+        self.pause.hold(name, self.clock.t)
         future = self.cognition.run(interview(mind, question, self.scheduler, self.clock.t,
                                               location=self.world.bodies[name].place))
         self._interviews[name] = future
         return future
+
+    def end_interview(self, name: str) -> None:
+        """The player closed the agent's panel: it carries on now, even before the answer is in."""
+        self.pause.release(self._mind(name).name, self.clock.t)
 
     def set_trait(self, name: str, axis: str, value: float) -> None:
         """A persona slider: the main thread's half now, the cognition thread's half as a command."""
@@ -210,13 +221,17 @@ class Simulation:
         for name, future in list(self._interviews.items()):
             if future.done():  # the main thread owns the flag: cleared here, not on the cognition thread
                 self.minds[name].interviewed = False
+                self.pause.release(name, self.clock.t)
                 del self._interviews[name]
 
     def _apply_due(self, t: float) -> None:
         """Apply results whose due time has come (an early decision waits for the end of the
-        current activity; a late one is applied as soon as it arrives)."""
+        current activity; a late one is applied as soon as it arrives). Results for an agent the
+        player is interviewing wait until it carries on."""
         due = [c for c in self._held if c.due_t <= t]
-        self._held = [c for c in self._held if c.due_t > t]
+        waiting = self.pause.waiting(due)
+        due = [c for c in due if c.request_id not in waiting]
+        self._held = [c for c in self._held if c.due_t > t or c.request_id in waiting]
         due.sort(key=lambda r: (r.due_t, r.request_id))
         for reply in due:
             if self._stale(reply):
@@ -257,9 +272,10 @@ class Simulation:
         if not self.switches["needs"]:
             return
         for name, mind in self.minds.items():
-            held = list(mind.activity.effects) if mind.activity.kind == "use" else []
+            relieving = mind.activity.kind == "use" and not self.pause.holds(name)  # answering relieves nothing
+            held = list(mind.activity.effects) if relieving else []
             mind.needs.decay(hours, held)
-            if mind.activity.kind == "use" and mind.activity.effects and mind.activity.end_t > mind.activity.start_t:
+            if relieving and mind.activity.effects and mind.activity.end_t > mind.activity.start_t:
                 span = mind.activity.end_t - mind.activity.start_t
                 mind.needs.relieve(mind.activity.effects, fraction=hours * 3600.0 / span)
             body = self.world.bodies[name]
@@ -281,7 +297,7 @@ class Simulation:
             self.log.emit("needs", t, agent=name, values={k: round(v, 3) for k, v in mind.needs.values.items()})
 
     def _agent_tick(self, name: str, mind: AgentMind, t: float, dt: float) -> None:
-        if mind.booked:  # talking (or about to): busy, not waiting
+        if mind.booked or self.pause.holds(name):  # talking or answering the player: busy, not waiting
             self.active_game_s[name] += dt
             return
         if mind.planned_day < self.clock.day_index(t) and "plan_day" not in mind.pending:

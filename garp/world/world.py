@@ -95,6 +95,7 @@ class World:
         self.rng = rng  # the run's (garp.sim.wiring): where a new body stands in its place
         self.bodies: dict[str, Body] = {}
         self.blocked: set[Tile] = set()
+        self.held: set[str] = set()  # bodies stopped where they stand (a player's interview); not saved
         self.t = 0.0
         self._pending: list[WorldEvent] = []
         self._object_token = registry.subscribe_all(self._on_object_state)
@@ -110,6 +111,7 @@ class World:
         """Put the world back as `state()` saw it (no events: nothing happens, it already was)."""
         self.t = float(data["t"])
         self._pending = []  # a save is taken between steps, when no event waits
+        self.held = set()
         self.bodies = {n: Body.from_state(b) for n, b in data["bodies"].items()}
         self.blocked = {tuple(b) for b in data["blocked"]}
         self.objects.restore(data["objects"])
@@ -268,7 +270,7 @@ class World:
         """Advance movement by `dt_game` game seconds ending at game time `t`; return events."""
         self.t = t
         for body in self.bodies.values():
-            if body.moving:
+            if body.moving and body.name not in self.held:
                 self._advance(body, body.speed * max(dt_game, 0.0), t)
             if body.bubble is not None and body.bubble[1] <= t:
                 body.bubble = None
@@ -323,6 +325,19 @@ class World:
         self._emit("arrive", body.name, t, place=body.place, room=body.room,
                    to=body.destination)
 
+    def hold(self, name: str) -> str:
+        """Stop a body where it stands, turned to the viewer; a walk keeps its path and goes on at
+        `let_go`. Returns the way it faced, for `let_go`."""
+        body = self.body(name)
+        self.held.add(name)
+        facing, body.facing = body.facing, "down"
+        return facing
+
+    def let_go(self, name: str, facing: str) -> None:
+        """A held body carries on (walking on along its path), facing as it did before."""
+        self.held.discard(name)
+        self.body(name).facing = facing
+
     # --- object use -----------------------------------------------------------------------
     def can_reach(self, name: str, object_id: str) -> bool:
         body, obj = self.body(name), self._object(object_id)
@@ -348,6 +363,18 @@ class World:
         body.activity = f"{verb} ({obj.name})"
         self._emit("action_start", name, t, object=object_id, verb=verb, place=body.place)
         return True
+
+    def settle(self, name: str, object_id: str, verb: str, t: float) -> bool:
+        """Open a scene with a body already using an object (in bed at dawn): put it where one
+        uses the object and start the use, without a walk there. False, and the body left where it
+        was, when the object cannot be used that way now."""
+        body, obj = self.body(name), self._object(object_id)
+        goals = self._object_goals(body, obj)
+        if body.moving or not goals or not self.objects.can_use(object_id, verb):
+            return False
+        body.x, body.y = tile_center(goals[0])
+        self._locate(body)
+        return self.start_use(name, object_id, verb, t)
 
     def finish_use(self, name: str, t: float, completed: bool = True) -> None:
         """Stop using the current object; a completed use leaves its after-state (dirty...)."""

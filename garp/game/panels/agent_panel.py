@@ -59,8 +59,7 @@ class AgentPanel:
         return self.tabs[self.active]
 
     def header_lines(self) -> list[str]:
-        body = next((b for b in vm.bodies(vm.attr(self.sim, "world"), vm.game_time(self.sim))
-                     if b.name == self.name), None)
+        body = next((b for b in vm.town_bodies(self.sim) if b.name == self.name), None)
         doing = plain_activity(body.activity) if body else ""
         # a walk names where it goes, and a place already named is not repeated
         where = f" at {body.place}" if body and body.place and not doing.startswith("walking") \
@@ -106,6 +105,10 @@ class AgentPanel:
         if ev.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP):
             return self.current.handle_event(ev)
         return False
+
+    def close(self) -> None:
+        """The panel goes away (closed, or another character chosen)."""
+        self.tab("Interview").close()
 
     def update(self, dt: float) -> None:
         self.current.update(dt)

@@ -14,7 +14,10 @@ class DecisionsTab(Tab):
     def build(self) -> list[Row]:
         mind = self.mind
         dec = vm.decision(mind, vm.game_time(self.sim))
-        rows = [Row("Active plan item", "heading"), Row(dec.plan_item or "(no plan item yet)")]
+        routine = "" if dec.plan_item else vm.provisional_item(self.sim, mind)
+        item = dec.plan_item or (f"{routine} (from the routine; the model's plan is on its way)" if routine
+                                 else "(no plan item yet)")
+        rows = [Row("Active plan item", "heading"), Row(item)]
         rows.append(Row("Needs (1 = pressing; red = urgent, above 0.6)", "heading"))
         bars = vm.needs(mind)
         rows += [Row(b.name, "bar", value=b.value, mark=b.urgent) for b in bars]

@@ -1,7 +1,8 @@
 """Interview tab (seed: Interview Studio): ask the agent a question; the answer arrives from a Future
 with the memories it used and their scores. While the model works a progress line counts the
 seconds and the requests queued ahead; a new question and a new answer scroll into view. The
-agent starts no conversation while being interviewed."""
+agent stops and answers (garp.sim.pause) until its answer is in or the panel closes, and starts no
+conversation until the answer is in."""
 
 from __future__ import annotations
 
@@ -74,6 +75,12 @@ class InterviewTab(Tab):
                 ex.error = f"The interview failed: {err}"
             self.refresh()
             self.show_newest()
+
+    def close(self) -> None:
+        """The panel closes: an agent still answering carries on with what it was doing."""
+        end = vm.attr(self.sim, "end_interview")
+        if self.history and callable(end):
+            end(self.name)
 
     def show_newest(self) -> None:
         """Scroll the newest question (and the answer under it) to the top of the tab."""

@@ -8,6 +8,7 @@ from garp.game.panels.base import Tab
 from garp.game.panels.widgets import Row
 
 LEVEL_COLORS = (T.ACCENT, T.GOOD, T.WARN)  # daily, hourly, minute tiers
+PROVISIONAL = "Provisional, from the routine: the model's plan is on its way."
 
 
 class PlanTab(Tab):
@@ -23,10 +24,14 @@ class PlanTab(Tab):
 
     def build(self) -> list[Row]:
         blocks = vm.plan_blocks(self.mind)
+        provisional = not blocks  # before the model's day plan: the routine the agent acts on
+        if provisional:
+            blocks = vm.provisional_plan(self.sim, self.mind)
         if not blocks:
             return [Row("No plan yet: the day plan is being written.", color=T.FG_DIM)]
         active = vm.active_path(blocks, vm.game_time(self.sim))
-        rows = [Row("Click a block to show its parts. * = kept commitment", color=T.FG_DIM)]
+        rows = [Row(PROVISIONAL, "block", color=T.WARN)] if provisional else []
+        rows.append(Row("Click a block to show its parts. * = kept commitment", color=T.FG_DIM))
         for b in blocks:
             self._add(rows, b, active)
         return rows

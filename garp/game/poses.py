@@ -1,0 +1,87 @@
+"""Where and how a character is drawn while it uses an object (display only): lying in the bed or
+on the sofa it sleeps or naps on, seated on the chair it sits on or at the table or desk it eats or
+works at from a chair, standing otherwise. The world keeps the body where one uses the object;
+only the picture moves onto it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable
+
+from garp.units import TILE_PX
+
+LIE_VERBS = frozenset({"sleep", "nap"})
+SEAT_VERBS = frozenset({"sit", "relax", "attend"})  # an object offering one of these is a seat
+
+Rect = tuple[float, float, float, float]  # map px: x, y, w, h
+Tile = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """An object as drawing needs it."""
+
+    rect: Rect      # its footprint
+    blocks: bool    # one stands beside it (a table), not on it (a chair)
+    seat: bool      # something to sit on
+
+
+@dataclass(frozen=True)
+class Pose:
+    kind: str       # stand | sit | lie
+    x: float        # map px the figure is drawn at: the feet's tile centre (stand, sit), the centre (lie)
+    y: float
+    facing: str
+    rect: Rect | None = None  # lie: the footprint the figure lies in
+
+
+def shape(tile: Tile, size: tuple[int, int], blocks: bool, verbs: Iterable[str]) -> Shape:
+    w, h = size
+    return Shape((tile[0] * TILE_PX, tile[1] * TILE_PX, w * TILE_PX, h * TILE_PX), blocks,
+                 any(v in SEAT_VERBS for v in verbs))
+
+
+def _centre(rect: Rect) -> tuple[float, float]:
+    return rect[0] + rect[2] / 2, rect[1] + rect[3] / 2
+
+
+def _toward(x: float, y: float, tx: float, ty: float) -> str:
+    dx, dy = tx - x, ty - y
+    if abs(dx) >= abs(dy):
+        return "right" if dx > 0 else "left"
+    return "down" if dy > 0 else "up"
+
+
+def _nearest_tile_centre(rect: Rect, x: float, y: float) -> tuple[float, float]:
+    """The centre of the footprint tile nearest (x, y): where one sits on a long sofa or bench."""
+    cols, rows = int(rect[2] // TILE_PX), int(rect[3] // TILE_PX)
+    centres = [(rect[0] + (i + 0.5) * TILE_PX, rect[1] + (j + 0.5) * TILE_PX) for j in range(rows) for i in range(cols)]
+    return min(centres, key=lambda c: math.dist(c, (x, y)))
+
+
+class PoseMap:
+    """The town's objects as shapes, and the seats by tile, to pose every character each frame."""
+
+    def __init__(self, shapes: dict[str, Shape]) -> None:
+        self.shapes = shapes
+        self.seats: dict[Tile, str] = {}
+        for oid, s in shapes.items():
+            if s.seat and not s.blocks:
+                for j in range(int(s.rect[3] // TILE_PX)):
+                    for i in range(int(s.rect[2] // TILE_PX)):
+                        self.seats[(int(s.rect[0] // TILE_PX) + i, int(s.rect[1] // TILE_PX) + j)] = oid
+
+    def pose(self, x: float, y: float, facing: str, using: tuple[str, str] | None) -> Pose:
+        """How a body at (x, y) using (object id, verb) is drawn."""
+        used = self.shapes.get(using[0]) if using else None
+        if used is None:
+            return Pose("stand", x, y, facing)
+        if using[1] in LIE_VERBS:
+            return Pose("lie", *_centre(used.rect), facing, used.rect)
+        if used.seat and not used.blocks:
+            return Pose("sit", *_nearest_tile_centre(used.rect, x, y), "down")
+        if (int(x) // TILE_PX, int(y) // TILE_PX) in self.seats:  # on a chair at the table or desk it uses
+            return Pose("sit", x, y, _toward(x, y, *_centre(used.rect)))
+        return Pose("sit" if used.seat else "stand", x, y, facing)
