@@ -159,38 +159,38 @@ def test_admission_refuses_what_cannot_make_its_deadline_and_says_why(llm_backen
         sched.stop()
 
 
-def test_interview_jumps_ahead_of_queued_plans(llm_backend):
+def _served_order(llm_backend, enqueue) -> list[str]:
+    """The order one worker serves what `enqueue(sched, order)` queued behind a held request."""
     sched = InferenceScheduler(llm_backend, workers=1).start()
     try:
         gate, order = threading.Event(), []
         _blocker(sched, gate)
-        far = time.monotonic() + 600
-        futs = [sched.submit(*_job(order, f"plan{i}"), priority=4, deadline=far + i, value="plan")[1]
-                for i in range(3)]
-        futs.append(sched.submit(*_job(order, "interview"), priority=1, deadline=None, value="interview")[1])
+        futs = enqueue(sched, order)
         gate.set()
         for f in futs:
             f.result(10)
-        assert order == ["interview", "plan0", "plan1", "plan2"]
+        return order
     finally:
         sched.stop()
 
 
+def test_interview_jumps_ahead_of_queued_plans(llm_backend):
+    def enqueue(sched, order):
+        far = time.monotonic() + 600
+        futs = [sched.submit(*_job(order, f"plan{i}"), priority=4, deadline=far + i, value="plan")[1]
+                for i in range(3)]
+        return futs + [sched.submit(*_job(order, "interview"), priority=1, deadline=None, value="interview")[1]]
+    assert _served_order(llm_backend, enqueue) == ["interview", "plan0", "plan1", "plan2"]
+
+
 def test_lines_of_characters_in_focus_go_first(llm_backend):
-    sched = InferenceScheduler(llm_backend, workers=1).start()
-    try:
-        gate, order = threading.Event(), []
-        _blocker(sched, gate)
+    def enqueue(sched, order):
         soon = time.monotonic() + 300
         futs = [sched.submit(*_job(order, who), priority=1, deadline=soon + i, value="line", agent=who)[1]
                 for i, who in enumerate(["Ana", "Ben", "Cleo"])]
         sched.set_focus(frozenset({"Cleo"}))  # the player selects Cleo while the lines wait
-        gate.set()
-        for f in futs:
-            f.result(10)
-        assert order == ["Cleo", "Ana", "Ben"]
-    finally:
-        sched.stop()
+        return futs
+    assert _served_order(llm_backend, enqueue) == ["Cleo", "Ana", "Ben"]
 
 
 def test_queue_never_exceeds_its_bound_and_sheds_the_lowest_value(llm_backend):
