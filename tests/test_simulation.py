@@ -211,6 +211,6 @@ def test_a_visitor_who_finds_the_friend_out_goes_home(tmp_path, sim_engine):
     at_ren = [e for e in events if e["kind"] == "arrive" and e["agent"] == "Mika" and e["place"] == "Ren's House"]
     assert at_ren and at_ren[-1]["t"] <= missed[0]["t"], "she went back to the empty house"
     failed = [r.detail for r in check_goals(sim.goals(), events) if not r.passed]
-    assert not failed, failed  # among them: Mika at home from 18:30 to 21:00
+    assert not failed, failed  # among them: Mika at home from 20:00 to 21:00 (her shop shift ends at 18:00)
     memories = [r.description for r in sim.minds["Mika"].memory.recent(40)]
     assert any("Ren was not at home" in m for m in memories), memories

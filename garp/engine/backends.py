@@ -15,7 +15,8 @@ import time
 from typing import Any, Protocol, runtime_checkable
 
 from garp.engine import native_probe
-from garp.engine.batch_engine import BatchEngine, Generation, common_prefix
+from garp.engine.batch_engine import BatchEngine, Generation
+from garp.engine.scoring import OptionScorer
 from garp.engine.models import ModelProfile, ModelSpec, named_formatters, resolve_model
 from garp.engine.servers import (HTTP_MAX_IN_FLIGHT, HTTP_RETRIES, HTTP_TIMEOUT_S, Completion, EndpointConfig,
                                  ServerPool, endpoint_configs)
@@ -70,6 +71,7 @@ class LlamaCppBackend:
         n_ctx = max(spec.profile.n_ctx, spec.profile.parallel * spec.profile.slot_ctx)
         # one slot more than the scheduler's workers: its express worker's interview never waits for one
         self.engine = BatchEngine(self.llm, spec.profile.parallel + 1, n_ctx, threads)
+        self.scorer = OptionScorer(self.llm, spec.profile.n_ctx, threads)
 
     @property
     def model_id(self) -> str:
@@ -141,49 +143,24 @@ class LlamaCppBackend:
                 "score_reused_tokens": self.score_tokens[1]}
 
     def _score_options(self, messages: list[dict], options: list[str], prefix: str = "") -> list[float]:
-        """Mean per-token log-likelihood of each option as the assistant's reply (after `prefix`).
-
-        The shared prompt is decoded once (llama.cpp reuses the longest cached prefix);
-        each option is then decoded on top of it in one batch with logits for every
-        option position only — cheaper than `logits_all`, which computes logits for the
-        whole prompt as well.
-        """
-        import numpy as np
-
+        """Mean per-token log-likelihood of each option as the assistant's reply (after `prefix`),
+        the options decoded together on top of the shared prompt (garp/engine/scoring.py). Each
+        option ends with the end-of-turn tokens, so a prefix of a longer option loses."""
         llm = self.llm
         prompt = llm.tokenize((self.prompt_text(messages) + prefix).encode(), add_bos=True, special=True)
-        if len(prompt) + 64 > llm.n_ctx():
-            raise GarpError(f"score_options: prompt of {len(prompt)} tokens does not fit the context of {llm.n_ctx()}")
-        head, last = prompt[:-1], prompt[-1]
-        keep = common_prefix(llm.input_ids[: llm.n_tokens].tolist(), head)
-        self.score_tokens = (self.score_tokens[0] + len(head), self.score_tokens[1] + keep)
-        llm.n_tokens = keep
-        if keep < len(head):
-            llm.eval(head[keep:])
-        base = len(head)
-        scores = []
         sep = " " if prefix and not prefix.endswith((" ", "\n")) else ""
-        for text in options:
-            opt = llm.tokenize((sep + text).encode(), add_bos=False, special=False) + self._eot
-            batch = [last] + opt
-            llm._ctx.kv_cache_seq_rm(-1, base, -1)
-            llm._batch.set_batch(batch=batch, n_past=base, logits_all=True)
-            llm._ctx.decode(llm._batch)
-            logits = np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(len(batch), llm.n_vocab()))
-            rows = logits[:-1].astype(np.float64)
-            m = rows.max(axis=1, keepdims=True)
-            logz = (m + np.log(np.exp(rows - m).sum(axis=1, keepdims=True)))[:, 0]
-            lp = rows[np.arange(len(opt)), opt] - logz
-            scores.append(float(lp.mean()))
-        llm._ctx.kv_cache_seq_rm(-1, base, -1)
-        llm.n_tokens = base  # input_ids[:base] is still the prompt head: the next call reuses it
-        llm._requires_eval = True
+        opts = [llm.tokenize((sep + text).encode(), add_bos=False, special=False) + self._eot for text in options]
+        scores = self.scorer.score(prompt, opts)
+        self.score_tokens = (self.scorer.prompt_tokens, self.scorer.reused_tokens)
         return scores
 
     def close(self) -> None:
         engine, self.engine = getattr(self, "engine", None), None
         if engine is not None:
             engine.close()
+        scorer, self.scorer = getattr(self, "scorer", None), None
+        if scorer is not None:
+            scorer.close()
         llm, self.llm = getattr(self, "llm", None), None
         if llm is not None:
             llm.close()

@@ -254,6 +254,10 @@ def run_ranked(fn: LMFunction, inputs: Any, cands: list[Candidate], backend, *, 
     rec = new_record(agent, fn.name, game_time, fn.rank_messages(inputs), retrieved, mode="score")
     start, texts = time.perf_counter(), [c.text for c in cands]
     utilities = [c.utility for c in cands]
+    if len(cands) == 1:  # nothing to choose between: code's only answer, no model time spent
+        rec.mode, rec.note = "code", "one candidate"
+        rec.parsed = {**cands[0].out.model_dump(mode="json"), "source": cands[0].source}
+        return cands[0].out, rec
     try:
         ll, cached = scores_cached(backend, cache, rec.messages, texts, fn.rank_prefix)
         prior, prior_cached = scores_cached(backend, cache, fn.prior_messages(inputs), texts, fn.rank_prefix)

@@ -17,10 +17,11 @@ from typing import Any, Callable, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from garp.engine.lmfunction import LMFunction, chat
+from garp.engine.lmfunction import Candidate, LMFunction, chat
 from garp.mind.commitments import (
     Commitment, CommitmentExtraction, ExtractionInputs, commitments_from_extraction, parse_time_of_day,
 )
+from garp.mind.line_candidates import line_options
 
 # --- tunables (paper III-A9) -----------------------------------------------------------------
 MAX_TURNS_EACH = 3  # lines per participant (III-A9: 6 lines in all)
@@ -92,6 +93,7 @@ class LineInputs(BaseModel):
     place: str = ""
     purpose: str = ""  # the arrangement the two met for ("Tomas apologises to Jonah over coffee")
     last_turn: bool = False
+    familiarity: float = 0.5  # how well the speaker knows the listener (greetings in rank mode)
 
 
 class LineOut(BaseModel):
@@ -172,6 +174,18 @@ class ConversationLine(LMFunction):
                 raise ValueError("parrots a voice exemplar")
         return out.model_copy(update={"line": _cut_words(text)})
 
+    # -- rank mode: lines built in code (garp.mind.line_candidates), the model picks the one that fits
+    def candidates(self, inputs: LineInputs) -> list[Candidate]:
+        return [Candidate(LineOut(line=o.text), o.text, o.utility, o.source) for o in line_options(inputs)]
+
+    def rank_messages(self, inputs: LineInputs) -> list[dict]:
+        system, user = (m["content"] for m in self.messages(inputs, False))
+        return chat(system, user.rsplit("\n", 1)[0] + f"\n{inputs.speaker} says:")
+
+    def prior_messages(self, inputs: LineInputs) -> list[dict]:
+        system = self.messages(inputs, False)[0]["content"]
+        return chat(system, f"{inputs.speaker} says:")
+
 
 class SummaryInputs(BaseModel):
     owner: str
@@ -216,6 +230,28 @@ class ConversationSummary(LMFunction):
             raise ValueError("summary only repeats a line")
         return out.model_copy(update={"summary": text})
 
+    # -- rank mode: what each substantial line says, reported; the model picks what the talk was about
+    def candidates(self, inputs: SummaryInputs) -> list[Candidate]:
+        o, p = inputs.owner, inputs.partner
+        head = f"{o} talked with {p}" + (f" at {inputs.place}" if inputs.place else "")
+        out = [Candidate(SummaryOut(summary=f"{head} for a while."), f"{head} for a while.", 0.3, "plain")]
+        for line in inputs.lines:
+            who, _, said = line.partition(":")
+            said = _cut_words(said.strip().strip('"'), 20)
+            if len(said.split()) < 4 or _FAREWELL.search(said):
+                continue  # greetings, farewells and fillers say nothing about the talk
+            text = (f'{head}; {p} said: "{said}"' if who == p else f'{head} and told {p}: "{said}"')[:200]
+            timed = parse_time_of_day(said, allow_vague=True) is not None  # an arrangement is worth keeping
+            out.append(Candidate(SummaryOut(summary=text), text, 0.5 + 0.3 * timed + 0.01 * len(said.split()),
+                                 f"line:{who}"))
+        return out
+
+    def rank_messages(self, inputs: SummaryInputs) -> list[dict]:
+        return self.messages(inputs, False)
+
+    def prior_messages(self, inputs: SummaryInputs) -> list[dict]:
+        return chat(self.messages(inputs, False)[0]["content"], f"Summary for {inputs.owner}:")
+
 
 # --- running a conversation -------------------------------------------------------------------
 class SpeakerContext(BaseModel):
@@ -233,6 +269,7 @@ class SpeakerContext(BaseModel):
     memories: list[str] = Field(default_factory=list)  # used when `memory` is None
     place: str = ""
     purpose: str = ""  # the arrangement this meeting is for ("" = a chance chat)
+    familiarity: float = 0.5  # how well this participant knows the other
 
 
 class SpokenLine(BaseModel):
@@ -289,7 +326,8 @@ async def run_conversation(a_ctx: SpeakerContext, b_ctx: SpeakerContext, schedul
         inputs = LineInputs(speaker=sp.name, listener=ls.name, persona_text=sp.persona_text, emotion=sp.emotion,
                             relationship=sp.relationship, memories=await _retrieve(sp, query, t_line),
                             history=tr.as_text(), exemplars=sp.exemplars, urgent_thoughts=sp.urgent_thoughts,
-                            reserved=sp.reserved, place=tr.place, purpose=sp.purpose, last_turn=k >= total - 2)
+                            reserved=sp.reserved, place=tr.place, purpose=sp.purpose, last_turn=k >= total - 2,
+                            familiarity=sp.familiarity)
         out, rec = await scheduler.call(ConversationLine(), inputs, agent=sp.name,
                                         deadline=call_deadline(scheduler, deadline_s), game_time=t_line)
         if records is not None:

@@ -79,3 +79,25 @@ def _keep_case(original: str, replacement: str) -> str:
     if replacement == "I":
         return "I"
     return replacement.capitalize() if original[:1].isupper() else replacement
+
+
+def memory_in_first_person(text: str, name: str) -> str:
+    """A memory as its owner says it. "his"/"her" become "my" only in a memory about the owner that
+    names nobody and nowhere else ("Oliver ate at his desk"; not "Oliver admired Sam's bike and his dog")."""
+    words = text.split()
+    alone = bool(words) and words[0] == name and not any(w[:1].isupper() for w in words[1:])
+    return first_person(text, name, pronouns=alone)
+
+
+def to_listener(text: str, listener: str) -> str:
+    """First-person text said to `listener`: their name becomes "you" ("I saw Jonah's bike" -> "I saw
+    your bike"; "Jonah and I" -> "you and I")."""
+    named = re.search(rf"\b{re.escape(listener)}\b", text)
+    out = re.sub(rf"\b{re.escape(listener)}'s\b", "your", text)
+    out = re.sub(rf"\b{re.escape(listener)}\b", "you", out)
+    if named:  # after naming the listener, "him"/"his" (the speaker's own are already "me"/"my") are the listener
+        head, tail = out[:named.start()], out[named.start():]
+        tail = re.sub(r"\b(him|her)\b(?=\s*(?:[.,;!?]|$|today|tomorrow|now|again|properly|about|for|to|at|in))",
+                      "you", tail)
+        out = head + re.sub(r"\b(his|her)\b", "your", re.sub(r"\bhim\b", "you", tail))
+    return out[:1].upper() + out[1:] if out else out

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 import numpy as np
 
 from garp.engine.lmfunction import Candidate, LMFunction, chat
-from garp.mind.first_person import first_person
+from garp.mind.first_person import first_person, memory_in_first_person
 from garp.units import DAY_S
 from garp.textclean import clean_line
 
@@ -327,14 +327,6 @@ def states_type(text: str, kind: str) -> bool:
     if kind == "name":  # a capitalised word inside the sentence other than "I"
         return any(w[:1].isupper() and w.strip(".,;:!?'") not in ("I", "I'm") for w in text.split()[1:])
     return bool((_TIME_WORDS if kind == "time" else _NUMBER).search(text))
-
-
-def memory_in_first_person(text: str, name: str) -> str:
-    """A memory as its owner says it. "his"/"her" become "my" only in a memory about the owner that
-    names nobody and nowhere else ("Oliver ate at his desk"; not "Oliver admired Sam's bike and his dog")."""
-    words = text.split()
-    alone = bool(words) and words[0] == name and not any(w[:1].isupper() for w in words[1:])
-    return first_person(text, name, pronouns=alone)
 
 
 def interview_inputs(mind: Any, question: str, used: list[UsedMemory]) -> InterviewInputs:

@@ -58,7 +58,8 @@ MIN_FRIEND_CLOSENESS = 0.2  # familiarity x max(sentiment, 0) a visit needs (III
 MIN_VISIT_S = 45 * 60.0     # game s: shorter free time is not worth a visit (our default)
 # Free time the rules may repurpose: the repair's "free time at home" and plain leisure at home.
 _LEISURE_RE = re.compile(r"\b(free time|relax\w*|unwind\w*|leisure|nothing planned|spare time|"
-                         r"chill\w*|lounge|evening at home|rest(?:ing)? at home|watch\w* tv)\b", re.I)
+                         r"chill\w*|lounge|evening at home|rest(?:ing)? at home|watch\w* tv|whatever|"
+                         r"quiet evening|free evening|radio)\b", re.I)
 
 
 # --- fixed structure: ordered times, sleep, meals, commitments, wrong-day blocks ------

@@ -22,7 +22,7 @@ LOOKAHEAD_S = (15 * 60.0, 30 * 60.0)  # buffer zone: decompose blocks this far a
 KEEP_ON = "keep on: "  # the second half of a block the model failed to decompose
 
 Level = Literal["day", "hour", "minute"]
-NodeSource = Literal["model", "repair", "commitment", "fallback"]
+NodeSource = Literal["model", "repair", "commitment", "fallback", "routine"]  # routine: code, one candidate
 
 
 class PlanNode(BaseModel):

@@ -17,9 +17,10 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field, field_validator
 
-from garp.engine.lmfunction import LMFunction, chat
+from garp.engine.lmfunction import Candidate, LMFunction, chat
 from garp.mind.commitments import Commitment, CommitmentBook, hhmm, match_place, parse_hhmm, parse_time_of_day
 from garp.mind.plan_repair import is_sleep, plan_repair
+from garp.mind.routine import alternatives, persona_day
 from garp.mind.plan_tree import (
     DAY_S, KEEP_ON, LOOKAHEAD_S, Level, NodeSource, PlanNode, PlanTree, nodes_from_times,
 )
@@ -106,6 +107,18 @@ class DailyPlan(LMFunction):
     def fallback(self, inputs: DailyPlanInputs) -> DayPlanOut:
         return DayPlanOut(activities=routine_activities(inputs.ctx))
 
+    # -- rank mode: the persona's own day, and its evening alternatives ("..., or a walk")
+    def candidates(self, inputs: DailyPlanInputs) -> list[Candidate]:
+        day = routine_activities(inputs.ctx)
+        plans = [(day, 1.0, "routine")]
+        evening = [k for k, a in enumerate(day) if a.start >= "17:00" and not is_sleep(a.activity)]
+        for alt in alternatives(inputs.ctx.routine)[:3] if evening else []:
+            k = evening[-1]
+            plans.append((day[:k] + [day[k].model_copy(update={"activity": alt[:50]})] + day[k + 1:], 0.8,
+                          f"routine, or {alt}"))
+        return [Candidate(DayPlanOut(activities=acts), "; ".join(f"{a.start} {a.activity}" for a in acts), u, src)
+                for acts, u, src in plans]
+
     def check(self, inputs: DailyPlanInputs, out: DayPlanOut) -> DayPlanOut:
         places = {p.lower() for p in inputs.ctx.known_places} | {inputs.ctx.name.lower()}
         real = [a for a in out.activities if a.activity.strip().lower() not in places]  # a bare place is no activity
@@ -128,29 +141,34 @@ def home_work(occupation: str) -> str:
 
 
 def routine_activities(ctx: PlanContext) -> list[Activity]:
-    """The persona's routine as a plan: its "HH:MM ..." clauses over a plain working day."""
-    found: dict[str, Activity] = {}
-    for clause in re.split(r"[;,.]\s+|\n|\bthen\b", f"{ctx.routine}. {ctx.lifestyle}"):
-        tod = parse_time_of_day(clause, allow_vague=False)
-        desc = re.sub(r"\b(at|from|around|by)?\s*\d{1,2}([:.]\d{2})?\s*(am|pm)?\b", "", clause, flags=re.I).strip(" ,.-")
-        if tod is not None and tod >= 12 * 3600 and re.search(r"\b(wake|wakes|get up|gets up|rise|breakfast|morning)\b", clause, re.I):
-            tod -= 12 * 3600  # "wakes at 7" is the morning, whatever the bare-hour rule says
-        if tod is not None and len(desc) >= 3 and tod < DAY_S:
-            place = match_place(desc, ctx.known_places, ctx.home) or ctx.home
-            found.setdefault(hhmm(tod), Activity(start=hhmm(tod), activity=desc[:50], place=place[:24]))
+    """The persona's own day (garp/mind/routine.py: word hours, ranges, parts of the day, meals,
+    wake and bed times), filled where it leaves the day open from a plain working day (5-8 items)."""
+    items, ranges = persona_day(ctx.routine, ctx.lifestyle, home=ctx.home, workplace=ctx.workplace,
+                                place_of=lambda text: match_place(text, ctx.known_places, ctx.home))
+    routine = [Activity(start=hhmm(i.hour * 3600), activity=i.what[:50], place=i.place[:24]) for i in items]
+    routine = _fit_activities(routine)
     work = ctx.workplace or ctx.home
     doing = "work" if ctx.workplace else home_work(ctx.occupation)
     plain = [("07:00", "wake up and have breakfast", ctx.home), ("09:00", doing, work),
              ("12:30", "have lunch", work), ("13:30", doing, work), ("17:30", "free time", ctx.home),
              ("19:00", "have dinner", ctx.home), ("20:00", "relax at home", ctx.home), ("23:00", "sleep", ctx.home)]
-    routine = sorted(found.values(), key=lambda a: a.start)[:DAY_ACTIVITIES[1]]
     taken = [parse_hhmm(a.start) or 0.0 for a in routine]
     for s, a, p in plain:  # the plain day fills what the routine leaves open (always 5-8 items)
         secs = parse_hhmm(s) or 0.0
-        if len(routine) < DAY_ACTIVITIES[1] and all(abs(secs - x) >= 3600 for x in taken):
+        covered = any(lo * 3600 <= secs < hi * 3600 for lo, hi in ranges)
+        if len(routine) < DAY_ACTIVITIES[0] and not covered and all(abs(secs - x) >= 3600 for x in taken):
             routine.append(Activity(start=s, activity=a, place=p[:24]))
             taken.append(secs)
     return sorted(routine, key=lambda a: a.start)
+
+
+def _fit_activities(acts: list[Activity]) -> list[Activity]:
+    """At most DAY_ACTIVITIES[1]: meals and free time give way first, the routine's own clauses last."""
+    spare = ("free time", "have lunch", "relax at home")
+    while len(acts) > DAY_ACTIVITIES[1]:
+        drop = next((a for a in acts if a.activity in spare), acts[-2])
+        acts = [a for a in acts if a is not drop]
+    return acts
 
 
 class DecomposeInputs(BaseModel):
@@ -236,6 +254,32 @@ class HourlyDecomposition(LMFunction):
         _steps_check(inputs, out.steps)
         return out
 
+    # -- rank mode: the block split by patterns in code; the model picks the one that fits it
+    def candidates(self, inputs: DecomposeInputs) -> list[Candidate]:
+        out = [Candidate(self.fallback(inputs), f"{inputs.activity}, then keep on", 0.5, "keep on")]
+        for source, tasks in step_patterns(inputs.activity.removeprefix(KEEP_ON), inputs.end - inputs.start):
+            span = inputs.end - inputs.start
+            steps = [Step(start=hhmm(inputs.start + span * k / len(tasks)), task=t[:50]) for k, t in enumerate(tasks)]
+            if len({st.start for st in steps}) == len(steps):
+                out.append(Candidate(HourSteps(steps=steps), ", then ".join(tasks), 0.6, source))
+        return out
+
+
+_MEAL = re.compile(r"\b(breakfast|lunch|dinner|supper|eat|meal|cook)\w*", re.I)
+
+
+def step_patterns(activity: str, span_s: float) -> list[tuple[str, list[str]]]:
+    """Ways to split a block into steps, by what kind of activity it is (sleep is not split)."""
+    a = activity.strip()
+    if is_sleep(a) or span_s < 20 * 60:
+        return []
+    if m := _MEAL.search(a):
+        meal = m.group(0).lower() if m.group(0).lower() in ("breakfast", "lunch", "dinner", "supper") else "a meal"
+        return [("meal", [f"prepare {meal}", f"eat {meal}", "tidy up"]), ("meal, short", [f"eat {meal}", "tidy up"])]
+    long = span_s >= 2 * 3600
+    pats = [("work with a break", [a, "take a short break", a])] if long else []
+    return pats + [("start and keep on", [f"get started: {a}", a]), ("finish up", [a, f"finish up: {a}"])]
+
 
 class MinuteDecomposition(HourlyDecomposition):
     """An hourly subtask → 5-15 minute steps (optional third tier, III-A1)."""
@@ -310,7 +354,7 @@ class Planner:
         out, rec = await self.scheduler.call(DailyPlan(), inputs, agent=self.agent, deadline=deadline,
                                              game_time=day * DAY_S if t is None else t)
         self.records.append(rec)
-        source: NodeSource = "fallback" if rec.fallback_used else "model"
+        source: NodeSource = "fallback" if rec.fallback_used else "routine" if rec.mode == "code" else "model"
         raw = nodes_from_times([(a.start, a.activity, a.place) for a in out.activities], day, "day", source)
         self.tree = PlanTree(day=day, nodes=self.repair(raw, day))
         self._decomposed.clear()

@@ -64,4 +64,20 @@ def react_to_state_change(event: Any, *, agent: str, planned_object_id: str | No
             blocked = bool(UNUSABLE_STATE.search(str(event.new))) or (str(event.new) == "in use" and not self_caused)
         if blocked:
             replan, why = True, f"planned object {event.object_id} became unavailable ({event.new})"
-    return Reaction(memory_text=desc, appraise=appraise, replan=replan, update_affordances=True, reason=why)
+    return Reaction(memory_text=remembered(agent, obj, users, desc), appraise=appraise, replan=replan,
+                    update_affordances=True, reason=why)
+
+
+def remembered(agent: str, obj: Any, users: dict, desc: str) -> str:
+    """An object's change as a person remembers it ("Maya saw Sam using the stove in Maya's House
+    kitchen"), not the world's state line ("the stove ... is in use by Sam")."""
+    if obj is None:
+        return desc
+    kind = getattr(getattr(obj, "kind", None), "name", "") or "thing"
+    where = obj.where() if callable(getattr(obj, "where", None)) else ""
+    thing = f"the {kind}" + (f" in {where}" if where else "")
+    others = [u for u in users if u != agent]
+    if others:
+        return f"{agent} saw {' and '.join(others)} using {thing}"
+    state = str(getattr(obj, "state", "")).replace("_", " ")
+    return f"{agent} noticed {thing} was " + ("free again" if state in ("idle", "free", "") else state)

@@ -31,7 +31,8 @@ def speaker(brain: JobContext, mind: AgentMind, other: str, place: str, topic: s
                           emotion=mind.emotion.tone() if emotions else f"{mind.name} feels calm.",
                           relationship=mind.relationships.summary(other), exemplars=mind.personality.voice_lines(),
                           urgent_thoughts=thoughts[-3:], reserved=bool(soc and soc.pole == "introverted"),
-                          memory=mind.memory, place=place, purpose=purpose)
+                          memory=mind.memory, place=place, purpose=purpose,
+                          familiarity=mind.relationships.get_or_meet(other).familiarity)
 
 
 async def converse(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMind) -> list[Command]:

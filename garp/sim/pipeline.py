@@ -18,7 +18,7 @@ from garp.interfaces import Clock, EventSink, ModelScheduler, TextEmbedder
 from garp.mind.affordance_filter import AffordanceEmbeddings, filter_affordances, with_novel
 from garp.mind.action import choose_action
 from garp.mind.agent import AgentMind
-from garp.mind.commitments import make_commitment
+from garp.mind.commitments import hhmm, make_commitment
 from garp.mind.emotion import EmotionState
 from garp.mind.plan_repair import Friend, end_visit, is_free_time, is_sleep, seek_company
 from garp.mind.plan_tree import PlanNode, PlanTree, activity_key, goal_text
@@ -201,7 +201,7 @@ class Brain:
                                       date_label=f"{date:%A} {date.day} {date:%B %Y}", deadline=self.deadline())
         items = [n.label() for n in tree.nodes]
         self.log.emit("plan", t, agent=mind.name, day=day, level="day", items=items)
-        summary = f"{mind.name}'s plan for day {day + 1}: " + "; ".join(items)[:300]
+        summary = plan_memory(mind.name, f"{date:%A}", tree.nodes)
         await self._prefetch([n.description for n in tree.nodes] + [summary])
         await mind.memory.remember(summary, t=t, type="thought", poignancy=3)
         return [self.set_plan(mind.name)]
@@ -414,3 +414,11 @@ class Brain:
                                    emotion=emo.label, intensity=emo.intensity)
             self.log.emit("reflection", job.asked_t, agent=name, questions=result.questions,
                           insights=[r.description for r in result.insights], consolidated=len(result.consolidated))
+
+
+def plan_memory(name: str, weekday: str, nodes: list) -> str:
+    """The day plan as its owner remembers it: "Maya's plan for Monday: work at 08:00, have lunch
+    at 12:30, ...", waking hours only, without the places (the plan tab shows those)."""
+    awake = [n for n in nodes if not is_sleep(n.description)]
+    items = ", ".join(f"{n.description} at {hhmm(n.start)}" for n in awake)
+    return f"{name}'s plan for {weekday}: {items}"[:300]

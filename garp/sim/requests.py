@@ -176,7 +176,8 @@ class Requests:
         notes, appraise, replan = [], False, False
         for e in self.perception.events_for(name):
             if e.kind == "agent_enter":
-                notes.append(f"{mind.name} sees {e.object_id} nearby")
+                place = self.world.bodies[name].place
+                notes.append(f"{mind.name} saw {e.object_id}" + (f" at {place}" if place else ""))
                 continue
             r = react_to_state_change(e, agent=name, planned_object_id=mind.activity.object_id or None,
                                       planned_verb=mind.activity.verb or None, home=mind.persona.home,

@@ -1,0 +1,186 @@
+"""Conversation lines built in code for a small model to rank (issue 18: rank, don't generate).
+
+The bundled 135M model writes poor lines but tells well which of a few short lines fits a
+conversation. So the lines a speaker may say are built here from what it knows: its urgent
+thoughts and the topic it came with (first person, the listener as "you"), the memories the
+last line brought up, the meeting's purpose, answers to a question or an apology, a
+follow-up question, greetings that fit how well the two know each other, and farewells for
+the last turn. Never third-person narration, never prompt text.
+
+Templates are picked by a stable hash of the speaker, listener and turn, so a run replays
+exactly and the same canned line does not come back across the whole town.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from garp.mind.first_person import first_person, memory_in_first_person, to_listener
+
+# --- tunables ---------------------------------------------------------------------------
+MAX_CANDIDATES = 8        # lines offered to the model per turn (one scoring pass scores them all)
+MAX_WORDS = 26            # a candidate stays one short spoken line
+TEMPLATES_PER_KIND = 2    # variants offered of each canned kind (greeting, acknowledgement, farewell)
+U_THOUGHT = 0.8           # code's utility by kind (0..1; the model's calibrated score is blended in)
+U_PURPOSE = 0.75
+U_ANSWER = 0.7
+U_MEMORY = 0.55
+U_FOLLOW_UP = 0.5
+U_CANNED = 0.35
+U_FAREWELL_LAST = 0.9     # the last turn closes the conversation
+U_OVERLAP = 0.3           # bonus per share of the last line's content words a memory line shares
+
+# Memories that are the world's bookkeeping, not something a person tells a friend.
+_NOT_TOLD = re.compile(r"\b(is in use|is idle|is free|is empty|is being used|nearby|is off|is on)\b|"
+                       r"\b(sees|noticed|notices)\b", re.I)
+_QUESTION = re.compile(r"\?\s*$|\?")
+_HOW_ARE_YOU = re.compile(r"\bhow (are|is|have) (you|things|your day|it going)|how's (it|your|things)|"
+                          r"how are you doing|how do you do\b", re.I)
+_APOLOGY = re.compile(r"\b(sorry|apologi[sz]e|my fault|forgive)\b", re.I)
+_INVITE = re.compile(r"\b(would you like|do you want|want to|join (me|us)|come (to|over|along)|shall we|"
+                     r"let's|are you free)\b", re.I)
+_SAD = re.compile(r"\b(sad|tired|worried|nervous|upset|hard|difficult|lonely|bad|angry|hurt|awful|stressed)\b", re.I)
+_STOP = frozenset("the a an and or but of to in on at for with from by about as is are was were be been am i you "
+                  "he she it we they me my your his her its our their this that what how do did have has had not "
+                  "so just really too also there here then than can could would will i'm it's that's".split())
+
+
+@dataclass(frozen=True)
+class LineOption:
+    """One line the speaker may say, with code's estimate of fit and where it came from."""
+
+    text: str
+    utility: float
+    source: str
+
+
+def stable_pick(options: Sequence[str], key: str, n: int = 1) -> list[str]:
+    """`n` of `options`, chosen by a hash of `key` that is the same in every process."""
+    if not options:
+        return []
+    start = zlib.crc32(key.encode("utf-8")) % len(options)
+    return [options[(start + k) % len(options)] for k in range(min(n, len(options)))]
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z']+", text.lower()) if len(w) > 2 and w not in _STOP}
+
+
+def spoken(text: str, speaker: str, listener: str) -> str:
+    """A memory or thought of `speaker` as a sentence said to `listener`."""
+    text = text.strip().rstrip(".")
+    named = re.search(rf"\b{re.escape(listener)}\b", text)
+    if named and text.startswith(speaker):  # the speaker's own "her"/"his" come before the listener is named
+        head = first_person(text[:named.start()], speaker, pronouns=True)
+        line = to_listener(head + " " + text[named.start():], listener)
+    else:
+        line = to_listener(memory_in_first_person(text, speaker), listener)
+    line = " ".join(line.split())
+    line = re.sub(r"\byou (is|was|has)\b", lambda m: {"is": "you are", "was": "you were", "has": "you have"}[m.group(1)],
+                  line)
+    return _short(line[:1].upper() + line[1:] + ".")
+
+
+def _short(text: str) -> str:
+    words = text.split()
+    return text if len(words) <= MAX_WORDS else " ".join(words[:MAX_WORDS]).rstrip(",;:") + "."
+
+
+def tellable(memory: str, speaker: str) -> bool:
+    """A memory a person would tell: not the world's bookkeeping, and about something (not a bare name)."""
+    return bool(memory.strip()) and not _NOT_TOLD.search(memory) and len(memory.split()) >= 4
+
+
+# --- the kinds of line ----------------------------------------------------------------------
+def greetings(i: Any) -> list[str]:
+    s, l, fam = i.speaker, i.listener, float(getattr(i, "familiarity", 0.5))
+    if fam < 0.15:
+        pool = [f"Hello, I'm {s}. I don't think we've met.", f"Hi there, I'm {s}. Nice to meet you.",
+                f"Good to meet you, I'm {s}."]
+    elif fam < 0.6:
+        pool = [f"Hi {l}, good to see you.", f"Hello {l}, how are you today?", f"Oh, hello {l}!",
+                f"Hi {l}. How has your day been?"]
+    else:
+        pool = [f"Hey {l}! How are you doing?", f"{l}! Good to see you.", f"There you are, {l}.",
+                f"Hi {l}, how's your day going?", f"Oh, {l}, just the person I hoped to see."]
+    return stable_pick(pool, f"greet:{s}:{l}:{len(i.history)}", TEMPLATES_PER_KIND)
+
+
+def farewells(i: Any) -> list[str]:
+    l = i.listener
+    pool = [f"I should get going. See you, {l}.", f"It was nice talking, {l}. Take care.",
+            f"Well, I'll let you get on. Bye, {l}.", f"Good to catch up, {l}. See you soon.",
+            f"I'd better be off. Take care, {l}.", f"Thanks for the chat, {l}. Bye for now."]
+    return stable_pick(pool, f"bye:{i.speaker}:{l}:{len(i.history)}", TEMPLATES_PER_KIND)
+
+
+def answers(i: Any, last: str) -> list[LineOption]:
+    """Replies to what the listener just said: a question, an apology, an invitation, news."""
+    key = f"ans:{i.speaker}:{i.listener}:{len(i.history)}"
+    out: list[LineOption] = []
+    if _HOW_ARE_YOU.search(last):
+        pool = ["I'm well, thanks. And you?", "Not bad at all, thank you.", "Busy, but good. How about you?",
+                "I'm fine, thanks for asking."]
+        out += [LineOption(t, U_ANSWER, "answer:how-are-you") for t in stable_pick(pool, key, 2)]
+    if _APOLOGY.search(last):
+        pool = ["Thank you for saying that. It means a lot.", "It's all right. I appreciate the apology.",
+                "I was hurt, but thank you for apologising.", "Let's put it behind us."]
+        out += [LineOption(t, U_ANSWER, "answer:apology") for t in stable_pick(pool, key, 2)]
+    if _INVITE.search(last):
+        pool = ["I'd like that very much.", "Sure, that sounds nice.", "Sorry, I don't think I can make it."]
+        out += [LineOption(t, U_ANSWER, "answer:invitation") for t in pool]
+    if _QUESTION.search(last) and not out:
+        pool = ["Good question. I'm not sure, to be honest.", "Hmm, let me think about that."]
+        out += [LineOption(t, U_CANNED, "answer:unsure") for t in stable_pick(pool, key, 1)]
+    if not _QUESTION.search(last):
+        pool = (["I'm sorry to hear that.", "That sounds hard. Are you all right?"] if _SAD.search(last) else
+                ["Oh, really? Tell me more.", "That's good to hear.", "I didn't know that.", "Interesting. How so?",
+                 "That makes sense to me."])
+        out += [LineOption(t, U_FOLLOW_UP, "follow-up") for t in stable_pick(pool, key, TEMPLATES_PER_KIND)]
+    return out
+
+
+def own_topics(i: Any, last: str) -> list[LineOption]:
+    """What the speaker has to say: its thoughts, the purpose of the meeting, memories the last line
+    brought up (retrieved with it as the query), worth more the more words they share with it."""
+    out: list[LineOption] = []
+    for thought in i.urgent_thoughts[-2:]:
+        out.append(LineOption(spoken(thought, i.speaker, i.listener), U_THOUGHT, "thought"))
+    if i.purpose and not i.history:
+        out.append(LineOption(f"Thanks for meeting me, {i.listener}.", U_PURPOSE, "purpose"))
+    said = content_words(last)
+    for memory in i.memories:
+        if tellable(memory, i.speaker):
+            overlap = len(said & content_words(memory)) / len(said) if said else 0.0
+            out.append(LineOption(spoken(memory, i.speaker, i.listener), U_MEMORY + U_OVERLAP * overlap, "memory"))
+    return out
+
+
+def line_options(i: Any) -> list[LineOption]:
+    """Every line worth offering at this turn, best by code's estimate first, at most MAX_CANDIDATES."""
+    last = i.history[-1].split(":", 1)[-1].strip() if i.history else ""
+    options = own_topics(i, last)
+    if not i.history:
+        options += [LineOption(g, U_CANNED, "greeting") for g in greetings(i)]
+        options += [LineOption(f"{greetings(i)[0]} {o.text}", o.utility + 0.05, "greeting+" + o.source)
+                    for o in options[:2] if o.source in ("thought", "purpose")]
+    else:
+        options += answers(i, last)
+    if i.last_turn:
+        options += [LineOption(f, U_FAREWELL_LAST, "farewell") for f in farewells(i)]
+    if getattr(i, "reserved", False):  # brief: a reserved speaker's short lines are worth a little more
+        options = [LineOption(o.text, o.utility + (0.1 if len(o.text.split()) <= 8 else 0.0), o.source)
+                   for o in options]
+    said = [_plain(h.split(":", 1)[-1]) for h in i.history]
+    unique: dict[str, LineOption] = {}
+    for o in sorted(options, key=lambda o: -o.utility):
+        if not any(_plain(o.text) in s or s in _plain(o.text) for s in said if s):  # nothing said again
+            unique.setdefault(o.text, o)
+    return list(unique.values())[:MAX_CANDIDATES]
