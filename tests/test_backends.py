@@ -39,6 +39,21 @@ def test_scoring_ranks_options(llm_backend):
     assert llm_backend.score_options(msgs, opts) == pytest.approx(scores, abs=1e-4)
 
 
+@pytest.mark.model
+def test_options_scored_together_score_as_each_scored_alone(llm_backend):
+    """One batch for all options (garp/engine/scoring.py) gives each option the score it gets alone,
+    in any company and in any number (more than one batch's worth of sequences included)."""
+    msgs = [{"role": "system", "content": "You answer with one word."},
+            {"role": "user", "content": "Name a colour."}]
+    opts = ["red", "blue", "a very long and winding answer that is not a colour at all", "green"]
+    together = llm_backend.score_options(msgs, opts)
+    alone = [llm_backend.score_options(msgs, [o])[0] for o in opts]
+    assert together == pytest.approx(alone, abs=0.05)
+    many = [f"colour number {k}" for k in range(20)]  # past the 16 sequences of one pass
+    scores = llm_backend.score_options(msgs, many + opts)
+    assert len(scores) == 24 and scores[-4:] == pytest.approx(together, abs=0.05)
+
+
 def test_model_id_is_file_sha(llm_backend, bundled_model_spec):
     assert llm_backend.model_id == bundled_model_spec.sha256
 

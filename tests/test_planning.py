@@ -1,6 +1,7 @@
 """Plan repair (VI-b, commitments), the plan tree, and a real-model day plan (III-A1)."""
 
 import asyncio
+import types
 from datetime import date
 
 import pytest
@@ -192,12 +193,20 @@ def test_reaction_planned_object_taken_triggers_replan_and_memory():
     ev = PerceptionEvent("object_state", "Maya", "stove-1", reg.get("stove-1").describe_state(), "idle", "in use", 100.0)
     r = react_to_state_change(ev, agent="Maya", planned_object_id="stove-1", planned_verb="cook",
                               home="Maya's House", registry=reg)
-    assert r.replan and r.update_affordances and "in use by Tom" in r.memory_text
+    assert r.replan and r.update_affordances
+    assert r.memory_text == "Maya saw Tom using the stove in Maya's House kitchen"  # as she remembers it
     assert r.appraise  # a stranger cooking in Maya's kitchen is salient
     other = react_to_state_change(ev, agent="Ana", planned_object_id="bed-2", home="Ana's House", registry=reg)
     assert other.memory_text and not other.replan and not other.appraise
     own = PerceptionEvent("object_state", "Tom", "stove-1", "the stove is in use by Tom", "idle", "in use", 100.0)
     assert react_to_state_change(own, agent="Tom", planned_object_id="stove-1", registry=reg).memory_text is None
+    reg.release("stove-1", "Tom", 200.0)
+    freed = PerceptionEvent("object_state", "Maya", "stove-1", "the stove is idle", "in use", "idle", 200.0)
+    after = react_to_state_change(freed, agent="Maya", registry=reg).memory_text
+    assert after == "Maya noticed the stove in Maya's House kitchen was dirty"  # what cooking left behind
+    from garp.mind.reaction import remembered
+    bench = types.SimpleNamespace(kind=types.SimpleNamespace(name="bench"), where=lambda: "Park", state="idle")
+    assert remembered("Maya", bench, {}, "the bench in Park is idle") is None  # free again: nothing to remember
     broken = PerceptionEvent("object_state", "Ana", "stove-9", "the stove is broken", "idle", "broken", 5.0)
     rb = react_to_state_change(broken, agent="Ana", planned_object_id="stove-9")
     assert rb.appraise and rb.replan

@@ -54,9 +54,8 @@ class Town:
         """As Simulation._start does in play."""
         t = self.clock.t
         for mind in self.minds.values():
-            act = self.requests.start_activity(mind, t)
-            mind.activity = act if self.requests.lockstep else open_with_object(
-                self.world, mind, self.requests.opening_block(mind, t), act, t, may_use)
+            mind.activity = open_with_object(self.world, mind, self.requests.opening_block(mind, t),
+                                             self.requests.start_activity(mind, t), t, may_use)
 
     def update(self, wall_dt: float) -> None:
         self.world.step(self.clock.advance(wall_dt), self.clock.t)
@@ -80,16 +79,16 @@ def _map_rect(obj) -> pygame.Rect:
 
 
 # ----------------------------------------------------------------------------- the opening
-def test_play_opens_in_bed_at_dawn_headless_keeps_its_recorded_opening():
-    play, headless = Town(("Mika", "Ren")), Town(("Mika", "Ren"), lockstep=True)
-    play.open_scene()
-    headless.open_scene()
-    for name in ("Mika", "Ren"):
-        act, body = play.minds[name].activity, play.world.bodies[name]
-        assert act.description == "sleep" and act.kind == "use" and body.using == (_bed_of(play.world, name).id, "sleep")
-        assert act.end_t == 7 * 3600.0  # until the routine's wake-up
-        assert headless.minds[name].activity.description == "starting the day"  # what the recordings saw
-        assert headless.world.bodies[name].using is None
+def test_play_and_headless_open_in_bed_at_dawn_until_each_ones_own_waking():
+    for town in (Town(("Mika", "Ren")), Town(("Mika", "Ren"), lockstep=True)):
+        town.open_scene()
+        for name in ("Mika", "Ren"):
+            act, body = town.minds[name].activity, town.world.bodies[name]
+            assert act.description == "sleep" and act.kind == "use" and body.using == (_bed_of(town.world, name).id, "sleep")
+            wake = town.requests.routine_day(town.minds[name], 0)[0].start  # the day's first block: waking
+            assert act.end_t == wake
+        # Mika "sleeps in when she can": her routine wakes her later than Ren
+        assert town.minds["Mika"].activity.end_t > town.minds["Ren"].activity.end_t
 
 
 def test_a_routine_block_that_names_no_object_here_stays_as_it_was():

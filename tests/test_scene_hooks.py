@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from garp.mind.commitments import make_commitment
 from garp.mind.emotion import EmotionState
-from garp.scenario.loader import load_scenario
+from garp.scenario.loader import load_scenario, scenario_path
 from garp.sim.hooks import NERVES_PEAK_INTENSITY, OPENING_EMOTIONS, SceneHooks
 
 H = 3600.0
@@ -40,22 +43,41 @@ def test_nerves_hold_off_after_support_and_stop_at_the_show(hooks):
     assert hooks.rising_nerves("Dara", opening(), 18 * H) is None  # only the performer
 
 
-def test_invitation_round_visits_working_guests_after_work_with_a_walk_between():
-    party = SceneHooks(load_scenario("birthday_party"))  # scene opens 15:00, party tomorrow 18:00
+def demo_hook(name: str) -> SceneHooks:
+    """A scenario with its intention run as the invitation_round demo hook instead."""
+    from garp.scenario.schema import Scenario
+    doc = json.loads(scenario_path(name).read_text())
+    i = doc.pop("intentions")[0]
+    params = {k: i[k] for k in ("what", "day", "start", "end", "place")} | ({"room": i["room"]} if i.get("room") else {})
+    doc["hooks"] = doc.get("hooks", []) + [{"name": "invitation_round", "agents": [i["owner"]], "params": params}]
+    return SceneHooks(Scenario.model_validate(doc))
+
+
+def test_invitation_visits_see_working_guests_after_work_with_a_walk_between():
+    from garp.mind.news import invitation_visits
+    sc = load_scenario("birthday_party")  # scene opens 15:00, party tomorrow 18:00
+    i = sc.intentions[0]
+    event = make_commitment(i.what, 86400 + 18 * H, i.place, i.owner, participants=i.invite, end=86400 + 21 * H)
     homes = {"Ludwig": "Ludwig's House", "Erica": "Erica's House", "Oliver": "Oliver's Flat",
              "Mika": "Mika's House", "Ren": "Ren's House"}
     work = {"Ludwig": None, "Erica": "Hobbs Cafe", "Oliver": "Town Office", "Mika": "Corner Shop", "Ren": None}
-    visits = party.invitation_visits(homes, work)
+    visits = invitation_visits(event, i.invite, homes, work, sc.start_seconds)
+    assert visits == demo_hook("birthday_party").invitation_visits(homes, work)  # the demo hook plans the same
     assert visits[0].place == "Ren's House" and visits[0].start == 15.5 * H  # home all day: first
-    assert sorted(v.place for v in visits) == sorted(p for n, p in homes.items() if n != "Ludwig")
+    seen = {g for v in visits for g in v.participants if g != "Ludwig"}
+    assert seen == set(i.invite)  # every guest gets a visit before the party
     assert all(v.start >= 18 * H for v in visits[1:])  # the others are at work until the evening
+    assert all(v.start % 86400 <= 21 * H for v in visits)  # nobody is called on late at night
+    late = [v for v in visits if v.start >= 86400]  # a call left for the party's day finds the guest at work
+    assert all(v.place == work[v.participants[0] if v.participants[0] != "Ludwig" else v.participants[1]]
+               for v in late) and all(v.end <= event.start for v in visits)
     for a, b in zip(visits, visits[1:]):
         assert b.start - a.end >= 45 * 60  # time to walk across town
     assert all(v.host == "Ludwig" and v.end - v.start == 60 * 60 for v in visits)
 
 
 def test_only_the_host_brings_up_the_invitation_whoever_speaks_first():
-    jam = SceneHooks(load_scenario("jam_session"))
+    jam = demo_hook("jam_session")
     said = jam.topic("Ludwig", "Erica")
     assert "jam session" in said and "Oak Hill School" in said and "tomorrow at 18:00" in said
     assert jam.topic("Erica", "Ludwig") == ""  # the guest has nothing to announce
@@ -69,7 +91,7 @@ def test_the_jam_is_arranged_in_the_music_room_and_kept_there():
     from garp.mind.plan_tree import PlanTree
     from garp.mind.planning import PlanContext, Planner
     from garp.sim.pipeline import Brain
-    host, event, guests = SceneHooks(load_scenario("jam_session")).invitation()
+    host, event, guests = demo_hook("jam_session").invitation()
     assert (host, event.place, event.room, guests) == ("Ludwig", "Oak Hill School", "Music Room", ["Erica"])
     planner = Planner(None, CommitmentBook("Erica"), agent="Erica")
     planner.ctx = PlanContext(name="Erica", home="Erica's House", known_places=["Erica's House", "Oak Hill School"])

@@ -211,6 +211,8 @@ def run_function(fn: LMFunction, inputs: Any, backend, *, agent: str, game_time:
         if cands:
             return run_ranked(fn, inputs, cands, backend, agent=agent, game_time=game_time, cache=cache,
                               retrieved=retrieved)
+        if fn.candidates(inputs):  # it ranks, but nothing passed its checks: code's answer, counted as a failure
+            return answered_by_code(fn, inputs, agent, game_time, retrieved, "no candidate passed the checks")
     reasoning = bool(getattr(backend.profile, "reasoning_field", False))
     rec = new_record(agent, fn.name, game_time, [], retrieved)
     start = time.perf_counter()
@@ -232,6 +234,15 @@ def run_function(fn: LMFunction, inputs: Any, backend, *, agent: str, game_time:
         rec.parsed = out.model_dump(mode="json")
     store(cache, fresh, rec.error)
     rec.latency_s = time.perf_counter() - start
+    return out, rec
+
+
+def answered_by_code(fn: LMFunction, inputs: Any, agent: str, game_time: float, retrieved: list | None,
+                     why: str) -> tuple[BaseModel, CallRecord]:
+    """The function's fallback, with a record that says why the model did not answer."""
+    rec = new_record(agent, fn.name, game_time, [], retrieved)
+    out = fn.fallback(inputs)
+    rec.fallback_used, rec.error, rec.parsed = True, why, out.model_dump(mode="json")
     return out, rec
 
 

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from garp.engine import admission as adm
-from garp.engine.lmfunction import (SCORE_PREFIX, CallRecord, LMFunction, best_utility, new_record,
-                                    run_choice, run_function)
+from garp.engine.lmfunction import (SCORE_PREFIX, CallRecord, LMFunction, answered_by_code, best_utility,
+                                    new_record, run_choice, run_function)
 from garp.errors import GarpError
 
 # Tunables
@@ -237,10 +237,7 @@ class InferenceScheduler:
             return out, rec
 
         def fallback(reason: str):
-            rec = new_record(agent, fn.name, game_time, [], retrieved)
-            out = fn.fallback(inputs)
-            rec.fallback_used, rec.error, rec.parsed = True, reason, out.model_dump(mode="json")
-            return out, rec
+            return answered_by_code(fn, inputs, agent, game_time, retrieved, reason)
 
         return self.submit(run, fallback, priority=fn.priority, deadline=deadline, value=fn.value, agent=agent,
                            cost_key=fn.name)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from garp.mind.commitments import CommitmentBook
+from garp.mind.news import EventKnowledge
 from garp.mind.needs import Needs
 from garp.mind.persona import Persona
 from garp.mind.personality import CompiledPersonality, compile_personality, with_axis
@@ -87,6 +88,7 @@ class AgentMind:
         self.personality: CompiledPersonality = compile_personality(persona, self.traits)
         self.needs = Needs(self.personality.need_rates, enabled=needs_enabled)
         self.commitments = CommitmentBook(self.name)
+        self.events = EventKnowledge(self.name)  # events known and whom they were told (cognition side)
         # Cognition-owned subsystems, filled in by garp.mind.factory.make_mind (or from_dict).
         self.emotion: EmotionSystem | None = None
         self.relationships: Relationships | None = None
@@ -190,6 +192,7 @@ class AgentMind:
     def cognition_state(self) -> dict[str, Any]:
         return {
             "commitments": self.commitments.to_dict(),
+            "events": self.events.state(),
             "emotion": _emotion_state(self.emotion),
             "relationships": _relationship_state(self.relationships),
             "memory": self.memory.state() if self.memory is not None else None,
@@ -216,6 +219,7 @@ class AgentMind:
         self.needs.values.update(data["needs"]["values"])
         self.needs.rates.update(data["needs"]["rates"])
         self.commitments.restore(data["commitments"])
+        self.events.restore(data.get("events") or {})
         _restore_emotion(self.emotion, data.get("emotion"))
         _restore_relationships(self.relationships, data.get("relationships"))
         if self.memory is not None and data.get("memory") is not None:

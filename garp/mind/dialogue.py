@@ -22,6 +22,7 @@ from garp.mind.commitments import (
     Commitment, CommitmentExtraction, ExtractionInputs, commitments_from_extraction, parse_time_of_day,
 )
 from garp.mind.line_candidates import line_options
+from garp.mind.news import ACTS, NewsItem
 
 # --- tunables (paper III-A9) -----------------------------------------------------------------
 MAX_TURNS_EACH = 3  # lines per participant (III-A9: 6 lines in all)
@@ -94,6 +95,9 @@ class LineInputs(BaseModel):
     purpose: str = ""  # the arrangement the two met for ("Tomas apologises to Jonah over coffee")
     last_turn: bool = False
     familiarity: float = 0.5  # how well the speaker knows the listener (greetings in rank mode)
+    news: list[NewsItem] = Field(default_factory=list)  # events the speaker may tell the listener about
+    offer: NewsItem | None = None  # the event the listener's last line invited the speaker to
+    t: float = 0.0  # game time of the line ("tomorrow at 18:00")
 
 
 class LineOut(BaseModel):
@@ -270,6 +274,7 @@ class SpeakerContext(BaseModel):
     place: str = ""
     purpose: str = ""  # the arrangement this meeting is for ("" = a chance chat)
     familiarity: float = 0.5  # how well this participant knows the other
+    news: list[NewsItem] = Field(default_factory=list)  # events this participant may tell the other about
 
 
 class SpokenLine(BaseModel):
@@ -278,6 +283,7 @@ class SpokenLine(BaseModel):
     t: float
     call_id: int | None = None
     fallback: bool = False
+    act: str = ""  # "invite:<event id>", "relay:...", "accept:...", "decline:..." (garp.mind.news)
 
 
 class Transcript(BaseModel):
@@ -319,6 +325,8 @@ async def run_conversation(a_ctx: SpeakerContext, b_ctx: SpeakerContext, schedul
     tr = Transcript(participants=[a_ctx.name, b_ctx.name], place=a_ctx.place or b_ctx.place, start_t=t, end_t=t)
     order = [a_ctx, b_ctx]
     total = 2 * max_turns_each
+    news = {c.name: list(c.news) for c in order}
+    offer: dict[str, NewsItem | None] = {c.name: None for c in order}
     for k in range(total):
         sp, ls = order[k % 2], order[(k + 1) % 2]
         t_line = now() if now else t + k * LINE_GAME_S
@@ -327,12 +335,19 @@ async def run_conversation(a_ctx: SpeakerContext, b_ctx: SpeakerContext, schedul
                             relationship=sp.relationship, memories=await _retrieve(sp, query, t_line),
                             history=tr.as_text(), exemplars=sp.exemplars, urgent_thoughts=sp.urgent_thoughts,
                             reserved=sp.reserved, place=tr.place, purpose=sp.purpose, last_turn=k >= total - 2,
-                            familiarity=sp.familiarity)
+                            familiarity=sp.familiarity, news=news[sp.name], offer=offer[sp.name], t=t_line)
         out, rec = await scheduler.call(ConversationLine(), inputs, agent=sp.name,
                                         deadline=call_deadline(scheduler, deadline_s), game_time=t_line)
         if records is not None:
             records.append(rec)
-        line = SpokenLine(speaker=sp.name, text=out.line, t=t_line, call_id=rec.id, fallback=rec.fallback_used)
+        act = line_act(rec)
+        offer[sp.name] = None
+        if act.startswith(("invite:", "relay:")):  # told: the listener answers it next, the speaker has told it
+            item = next(n for n in news[sp.name] if n.event_id == act.split(":", 1)[1])
+            news[sp.name] = [n for n in news[sp.name] if n is not item]
+            offer[ls.name] = item
+        line = SpokenLine(speaker=sp.name, text=out.line, t=t_line, call_id=rec.id, fallback=rec.fallback_used,
+                          act=act)
         tr.lines.append(line)
         tr.end_t = t_line
         if on_line is not None:
@@ -340,6 +355,12 @@ async def run_conversation(a_ctx: SpeakerContext, b_ctx: SpeakerContext, schedul
         if k >= 1 and _FAREWELL.search(line.text) and k % 2 == 1:
             break
     return tr
+
+
+def line_act(rec: Any) -> str:
+    """What a ranked line did with an event ("invite:<id>"...), from the candidate's source; "" otherwise."""
+    source = str((rec.parsed or {}).get("source", ""))  # a line said is heard, whoever picked it
+    return source if source.split(":", 1)[0] in ACTS else ""
 
 
 class ConversationEffects(BaseModel):
@@ -362,7 +383,7 @@ def names_a_time(lines: list[str]) -> bool:
 async def conversation_effects(tr: Transcript, scheduler, *, known_places: list[str], known_agents: list[str] = (),
                                start_date: date | None = None, clock_label: str = "",
                                conversation_id: str | None = None, records: list | None = None,
-                               deadline_s: float | None = None) -> ConversationEffects:
+                               deadline_s: float | None = None, extract: bool = True) -> ConversationEffects:
     """Summaries (one model call each), extracted commitments (one call, only if a time was named);
     each call due `deadline_s` wall seconds after it is asked (None: no deadline)."""
     a, b = tr.participants
@@ -376,7 +397,7 @@ async def conversation_effects(tr: Transcript, scheduler, *, known_places: list[
         if records is not None:
             records.append(rec)
     commitments: dict[str, Commitment] = {}
-    if names_a_time(lines):
+    if extract and names_a_time(lines):
         inputs = ExtractionInputs(speakers=[a, b], lines=lines, now_t=tr.end_t, start_date=start_date,
                                   known_places=list(known_places), known_agents=list(known_agents),
                                   clock_label=clock_label)

@@ -23,7 +23,8 @@ from garp.mind.first_person import first_person, memory_in_first_person, to_list
 # --- tunables ---------------------------------------------------------------------------
 MAX_CANDIDATES = 8        # lines offered to the model per turn (one scoring pass scores them all)
 MAX_WORDS = 26            # a candidate stays one short spoken line
-TEMPLATES_PER_KIND = 2    # variants offered of each canned kind (greeting, acknowledgement, farewell)
+MAX_CHARS = 150           # and fits the line's output field (dialogue.LineOut: 160)
+TEMPLATES_PER_KIND = 2    # variants offered of each canned answer kind (acknowledgement, follow-up)
 U_THOUGHT = 0.8           # code's utility by kind (0..1; the model's calibrated score is blended in)
 U_PURPOSE = 0.75
 U_ANSWER = 0.7
@@ -33,15 +34,15 @@ U_CANNED = 0.35
 U_FAREWELL_LAST = 0.9     # the last turn closes the conversation
 U_OVERLAP = 0.3           # bonus per share of the last line's content words a memory line shares
 
-# Memories that are the world's bookkeeping, not something a person tells a friend.
+# Memories that are the world's bookkeeping or the mind's own records, not something a person tells
+# a friend: object states, who was seen where, earlier conversations, the day's plan, interviews.
 _NOT_TOLD = re.compile(r"\b(is in use|is idle|is free|is empty|is being used|nearby|is off|is on)\b|"
-                       r"\b(sees|noticed|notices)\b", re.I)
+                       r"\b(sees|saw|noticed|notices|talked with|plan for|was interviewed)\b", re.I)
 _QUESTION = re.compile(r"\?\s*$|\?")
 _HOW_ARE_YOU = re.compile(r"\bhow (are|is|have) (you|things|your day|it going)|how's (it|your|things)|"
                           r"how are you doing|how do you do\b", re.I)
 _APOLOGY = re.compile(r"\b(sorry|apologi[sz]e|my fault|forgive)\b", re.I)
-_INVITE = re.compile(r"\b(would you like|do you want|want to|join (me|us)|come (to|over|along)|shall we|"
-                     r"let's|are you free)\b", re.I)
+_INVITE = re.compile(r"\b(would you like to|do you want to|care to join|shall we|are you free)\b[^?]*\?", re.I)
 _SAD = re.compile(r"\b(sad|tired|worried|nervous|upset|hard|difficult|lonely|bad|angry|hurt|awful|stressed)\b", re.I)
 _STOP = frozenset("the a an and or but of to in on at for with from by about as is are was were be been am i you "
                   "he she it we they me my your his her its our their this that what how do did have has had not "
@@ -67,6 +68,12 @@ def stable_pick(options: Sequence[str], key: str, n: int = 1) -> list[str]:
 
 def _plain(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+
+
+def turn_key(kind: str, i: Any) -> str:
+    """What a canned choice hangs on: who says it to whom, at which turn, in which ten game minutes
+    (so two talks of the same pair do not open with the same words)."""
+    return f"{kind}:{i.speaker}:{i.listener}:{len(i.history)}:{int(float(getattr(i, 't', 0.0)) // 600)}"
 
 
 def content_words(text: str) -> set[str]:
@@ -110,7 +117,7 @@ def greetings(i: Any) -> list[str]:
     else:
         pool = [f"Hey {l}! How are you doing?", f"{l}! Good to see you.", f"There you are, {l}.",
                 f"Hi {l}, how's your day going?", f"Oh, {l}, just the person I hoped to see."]
-    return stable_pick(pool, f"greet:{s}:{l}:{len(i.history)}", TEMPLATES_PER_KIND)
+    return stable_pick(pool, turn_key("greet", i))  # one: the model would pick its favourite every time
 
 
 def farewells(i: Any) -> list[str]:
@@ -118,12 +125,12 @@ def farewells(i: Any) -> list[str]:
     pool = [f"I should get going. See you, {l}.", f"It was nice talking, {l}. Take care.",
             f"Well, I'll let you get on. Bye, {l}.", f"Good to catch up, {l}. See you soon.",
             f"I'd better be off. Take care, {l}.", f"Thanks for the chat, {l}. Bye for now."]
-    return stable_pick(pool, f"bye:{i.speaker}:{l}:{len(i.history)}", TEMPLATES_PER_KIND)
+    return stable_pick(pool, turn_key("bye", i))
 
 
 def answers(i: Any, last: str) -> list[LineOption]:
     """Replies to what the listener just said: a question, an apology, an invitation, news."""
-    key = f"ans:{i.speaker}:{i.listener}:{len(i.history)}"
+    key = turn_key("ans", i)
     out: list[LineOption] = []
     if _HOW_ARE_YOU.search(last):
         pool = ["I'm well, thanks. And you?", "Not bad at all, thank you.", "Busy, but good. How about you?",
@@ -140,9 +147,11 @@ def answers(i: Any, last: str) -> list[LineOption]:
         pool = ["Good question. I'm not sure, to be honest.", "Hmm, let me think about that."]
         out += [LineOption(t, U_CANNED, "answer:unsure") for t in stable_pick(pool, key, 1)]
     if not _QUESTION.search(last):
-        pool = (["I'm sorry to hear that.", "That sounds hard. Are you all right?"] if _SAD.search(last) else
+        pool = (["I'm sorry to hear that.", "That sounds hard. Are you all right?", "Oh no. Is there anything I can do?"]
+                if _SAD.search(last) else
                 ["Oh, really? Tell me more.", "That's good to hear.", "I didn't know that.", "Interesting. How so?",
-                 "That makes sense to me."])
+                 "That makes sense to me.", "Ha, I know what you mean.", "Well, that's something.",
+                 "Good for you.", "Funny you should say that.", "I hadn't thought of it that way."])
         out += [LineOption(t, U_FOLLOW_UP, "follow-up") for t in stable_pick(pool, key, TEMPLATES_PER_KIND)]
     return out
 
@@ -151,7 +160,7 @@ def own_topics(i: Any, last: str) -> list[LineOption]:
     """What the speaker has to say: its thoughts, the purpose of the meeting, memories the last line
     brought up (retrieved with it as the query), worth more the more words they share with it."""
     out: list[LineOption] = []
-    for thought in i.urgent_thoughts[-2:]:
+    for thought in [t for t in i.urgent_thoughts if tellable(t, i.speaker)][-2:]:
         out.append(LineOption(spoken(thought, i.speaker, i.listener), U_THOUGHT, "thought"))
     if i.purpose and not i.history:
         out.append(LineOption(f"Thanks for meeting me, {i.listener}.", U_PURPOSE, "purpose"))
@@ -166,11 +175,15 @@ def own_topics(i: Any, last: str) -> list[LineOption]:
 def line_options(i: Any) -> list[LineOption]:
     """Every line worth offering at this turn, best by code's estimate first, at most MAX_CANDIDATES."""
     last = i.history[-1].split(":", 1)[-1].strip() if i.history else ""
-    options = own_topics(i, last)
+    if i.offer is not None:  # invited or told of an event: this turn answers it
+        return offer_answers(i)
+    options = news_lines(i) + own_topics(i, last)
     if not i.history:
         options += [LineOption(g, U_CANNED, "greeting") for g in greetings(i)]
-        options += [LineOption(f"{greetings(i)[0]} {o.text}", o.utility + 0.05, "greeting+" + o.source)
-                    for o in options[:2] if o.source in ("thought", "purpose")]
+        opener = greetings(i)[0]
+        options += [LineOption(f"{opener} {o.text}", o.utility + 0.05, o.source if ":" in o.source else
+                               "greeting+" + o.source) for o in options[:3] if o.source.split(":")[0] in
+                    ("thought", "purpose", "invite", "relay")]
     else:
         options += answers(i, last)
     if i.last_turn:
@@ -181,6 +194,57 @@ def line_options(i: Any) -> list[LineOption]:
     said = [_plain(h.split(":", 1)[-1]) for h in i.history]
     unique: dict[str, LineOption] = {}
     for o in sorted(options, key=lambda o: -o.utility):
+        if len(o.text) > MAX_CHARS:
+            continue  # a greeting and a long thought together: more than one spoken line
         if not any(_plain(o.text) in s or s in _plain(o.text) for s in said if s):  # nothing said again
             unique.setdefault(o.text, o)
     return list(unique.values())[:MAX_CANDIDATES]
+
+
+# --- events told by word of mouth (garp.mind.news) ------------------------------------------
+U_INVITE = 1.0            # the host telling an invitee: what the errand is for
+U_RELAY = 0.55            # passing news on, plus U_RELAY_CLOSE × familiarity: friends tell friends
+U_RELAY_CLOSE = 0.3
+U_ACCEPT = 0.95           # accepting an invitation from someone one knows (less from a stranger)
+U_DECLINE = 0.3
+
+
+def _event_words(n: Any, speaker: str) -> tuple[str, str]:
+    """The event's name and place as `speaker` says them ("Ludwig's House" -> "my house" for Ludwig)."""
+    what, place = n.what, n.place
+    if what[:1].islower() and not re.match(r"(a|an|the|my|our|his|her|their)\b", what):
+        what = ("an " if what[0] in "aeiou" else "a ") + what  # "jam session" -> "a jam session"
+    if n.host == speaker:
+        what = re.sub(rf"\b{re.escape(speaker)}'s\b", "my", what)
+        place = re.sub(rf"^{re.escape(speaker)}'s (House|Flat|Home)$", lambda m: "my " + m.group(1).lower(), place)
+    return what, place
+
+
+def news_lines(i: Any) -> list[LineOption]:
+    """Telling the listener about an event it has not heard of from this speaker."""
+    out = []
+    for n in i.news[:2]:
+        what, place = _event_words(n, i.speaker)
+        when = n.when(i.t)
+        if n.speaker_is_host:
+            out.append(LineOption(f"I'm having {what} at {place} {when}. Would you like to come?", U_INVITE,
+                                  f"invite:{n.event_id}"))
+        else:
+            out.append(LineOption(f"Have you heard? There's {what} at {place} {when}. You should come!",
+                                  U_RELAY + U_RELAY_CLOSE * float(i.familiarity), f"relay:{n.event_id}"))
+    return out
+
+
+def offer_answers(i: Any) -> list[LineOption]:
+    """Answers to an invitation or a piece of news: accept (a commitment) or decline."""
+    n = i.offer
+    if n is None:
+        return []
+    when = n.when(i.t)
+    accepts = ([f"I'd love to come. See you {when}!", f"Yes, count me in. {when[:1].upper() + when[1:]}, then."]
+               if n.host == i.listener else
+               [f"Thanks for telling me. I'll be there {when}.", "Oh, nice! I'll try to come."])
+    warm = U_ACCEPT if float(i.familiarity) >= 0.3 else U_ACCEPT - 0.3
+    return [LineOption(a, warm, f"accept:{n.event_id}") for a in accepts] + [
+        LineOption("Sorry, I don't think I can make it.", U_DECLINE, f"decline:{n.event_id}"),
+        LineOption("Thanks, but I'm busy then.", U_DECLINE, f"decline:{n.event_id}")]

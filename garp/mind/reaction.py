@@ -68,7 +68,7 @@ def react_to_state_change(event: Any, *, agent: str, planned_object_id: str | No
                     update_affordances=True, reason=why)
 
 
-def remembered(agent: str, obj: Any, users: dict, desc: str) -> str:
+def remembered(agent: str, obj: Any, users: dict, desc: str) -> str | None:
     """An object's change as a person remembers it ("Maya saw Sam using the stove in Maya's House
     kitchen"), not the world's state line ("the stove ... is in use by Sam")."""
     if obj is None:
@@ -80,4 +80,6 @@ def remembered(agent: str, obj: Any, users: dict, desc: str) -> str:
     if others:
         return f"{agent} saw {' and '.join(others)} using {thing}"
     state = str(getattr(obj, "state", "")).replace("_", " ")
-    return f"{agent} noticed {thing} was " + ("free again" if state in ("idle", "free", "") else state)
+    if state in ("idle", "free", ""):
+        return None  # a thing nobody uses any more is nothing a person remembers
+    return f"{agent} noticed {thing} was {state}"

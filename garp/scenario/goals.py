@@ -231,6 +231,49 @@ def _activities_done(g: S.ActivitiesDone, events: list[Event], _o) -> tuple[bool
     return True, f"{g.agent} did {', '.join(g.activities)} ({len(verbs)} actions)"
 
 
+def _hosts_event(events: list[Event], word: str, host: str) -> Event | None:
+    """The host's own commitment to the event (its true time and place)."""
+    return next((e for e in events if e["kind"] == "commitment" and e.get("agent") == host
+                 and e.get("source") == "own" and word in str(e.get("what", "")).lower()), None)
+
+
+def _news_spread(g: S.NewsSpread, events: list[Event], _o) -> tuple[bool, str]:
+    """How far word of an event went (issue 19): who heard of it by `by`, how many heard it second-hand,
+    and who was at its place for `min_minutes` while it ran."""
+    word, others = g.what_contains.lower(), [a for a in _cast(events) if a != g.host]
+    event = _hosts_event(events, word, g.host)
+    if event is None or not others:
+        return False, f"expected {g.host} to hold an event about {g.what_contains!r}; the log has none"
+    heard = [e for e in events if e["kind"] == "news_heard" and word in str(e.get("what", "")).lower()
+             and e["t"] <= g.by.seconds and e.get("agent") in others]
+    who = {e["agent"] for e in heard}
+    relayed = {e["agent"] for e in heard if e.get("heard_from") != g.host}
+    end_t = _run_end(events)
+    came = [a for a in others if sum(max(0.0, min(s1, event["end"]) - max(s0, event["start"]))
+                                     for s0, s1, place, _r in place_intervals(events, a, end_t)
+                                     if place == event["place"]) >= g.min_minutes * 60.0]
+    n = len(others)
+    ok = len(who) >= g.heard_share * n and len(came) >= g.came_share * n and len(relayed) >= g.second_hand
+    return ok, (f"{len(who)}/{n} heard of {g.what_contains!r} by {_hm(g.by.seconds)} (expected >= {g.heard_share:.0%}), "
+                f"{len(relayed)} second-hand (expected >= {g.second_hand}), {len(came)}/{n} came "
+                f"(expected >= {g.came_share:.0%}): heard {sorted(who)}, came {sorted(came)}")
+
+
+def _commitments_correct(g: S.CommitmentsCorrect, events: list[Event], _o) -> tuple[bool, str]:
+    """Every guest's commitment to the event has the host's time and place (a relay invents nothing)."""
+    word = g.what_contains.lower()
+    event = _hosts_event(events, word, g.host)
+    if event is None:
+        return False, f"expected {g.host} to hold an event about {g.what_contains!r}; the log has none"
+    held = [e for e in events if e["kind"] == "commitment" and e.get("host") == g.host and e.get("agent") != g.host
+            and word in str(e.get("what", "")).lower()]
+    wrong = [f"{e['agent']}: {e.get('place')} {_hm(float(e.get('start', 0)))}" for e in held
+             if e.get("place") != event["place"] or abs(float(e.get("start", 0)) - event["start"]) > 60]
+    if wrong:
+        return False, f"expected every guest's {g.what_contains!r} at {event['place']} {_hm(event['start'])}; wrong: {wrong}"
+    return True, f"{len(held)} guest commitment(s), all at {event['place']} {_hm(event['start'])}"
+
+
 _CHECKS = {
     "no_failures": _no_failures,
     "all_agents_active": _all_agents_active,
@@ -246,4 +289,6 @@ _CHECKS = {
     "relationship_above": _relationship_above,
     "emotion_felt": _emotion_felt,
     "activities_done": _activities_done,
+    "news_spread": _news_spread,
+    "commitments_correct": _commitments_correct,
 }

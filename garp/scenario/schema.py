@@ -90,6 +90,23 @@ class SeedCommitment(_Strict):
     _s = field_validator("start", "end")(_check_hhmm)
 
 
+class Intention(_Strict):
+    """An event someone means to gather people for (issue 19): only its owner knows it at the start.
+    The owner's planner turns it into errands (invitation visits) and conversations carry it on."""
+
+    owner: str
+    what: str = Field(..., min_length=3, max_length=80)
+    day: int = Field(0, ge=0, le=30)
+    start: str
+    end: str
+    place: str
+    room: str = ""
+    invite: list[str] = Field(default_factory=list, description="whom the owner means to visit and invite; "
+                              "others may still hear of it in conversation")
+
+    _s = field_validator("start", "end")(_check_hhmm)
+
+
 class SeedRelationship(_Strict):
     a: str
     b: str
@@ -190,6 +207,23 @@ class CommitmentRecorded(_Strict):
     what_contains: str = Field("", description="a word the arrangement's description must contain (any case)")
 
 
+class NewsSpread(_Strict):
+    check: Literal["news_spread"]
+    what_contains: str = Field(..., description="a word of the event's description")
+    host: str
+    by: TimePoint = Field(..., description="hearing of it counts up to this time")
+    heard_share: float = Field(0.0, ge=0, le=1, description="share of the cast (host excluded) who heard of it")
+    came_share: float = Field(0.0, ge=0, le=1, description="share of the cast (host excluded) at its place during it")
+    min_minutes: float = Field(20.0, ge=0, description="game minutes there that count as coming")
+    second_hand: int = Field(0, ge=0, description="at least this many heard it from someone other than the host")
+
+
+class CommitmentsCorrect(_Strict):
+    check: Literal["commitments_correct"]
+    what_contains: str
+    host: str
+
+
 class RelationshipAbove(_Strict):
     check: Literal["relationship_above"]
     agent: str
@@ -216,7 +250,7 @@ class ActivitiesDone(_Strict):
 Goal = Annotated[
     Union[NoFailures, AllAgentsActive, AgentsInPlaceDuring, ChatOpenedBy, NeverLeft, SentimentAbove,
           SentimentAboveVariant, PlacesVisited, ChatBetween, CommitmentRecorded, RelationshipAbove,
-          EmotionFelt, ActivitiesDone],
+          EmotionFelt, ActivitiesDone, NewsSpread, CommitmentsCorrect],
     Field(discriminator="check"),
 ]
 
@@ -244,6 +278,7 @@ class Scenario(_Strict):
     hooks: list[SceneHook] = Field(default_factory=list)
     seed_memories: list[SeedMemory] = Field(default_factory=list)
     seed_commitments: list[SeedCommitment] = Field(default_factory=list)
+    intentions: list[Intention] = Field(default_factory=list)
     relationships: list[SeedRelationship] = Field(default_factory=list)
     goals: list[Goal] = Field(default_factory=list)
     temperament_prompt: TemperamentPrompt | None = None
@@ -271,6 +306,8 @@ class Scenario(_Strict):
         named += [("seed_memories.agent", m.agent) for m in self.seed_memories]
         for c in self.seed_commitments:
             named += [("seed_commitments.who", w) for w in c.who] + [("seed_commitments.proposer", c.proposer)]
+        for i in self.intentions:
+            named += [("intentions.owner", i.owner)] + [("intentions.invite", n) for n in i.invite]
         for r in self.relationships:
             named += [("relationships.a", r.a), ("relationships.b", r.b)]
         for h in self.hooks:

@@ -11,6 +11,8 @@ from garp.interfaces import JobContext
 from garp.mind.agent import AgentMind
 from garp.mind.conversation import ConversationManager, SocialState
 from garp.mind.dialogue import SpeakerContext, call_deadline, conversation_effects, run_conversation
+from garp.mind.commitments import word_overlap
+from garp.mind.news import heard
 from garp.sim.cognition import REQUEST_DEADLINE_WALL_S
 from garp.sim.messages import BodySnapshot, ChatHeld, Command, ConverseJob, EmotionChanged, RelationshipsChanged
 
@@ -23,16 +25,20 @@ def social_state(mind: AgentMind, other: str, body: BodySnapshot, activity: str)
 
 
 def speaker(brain: JobContext, mind: AgentMind, other: str, place: str, topic: str,
-            purpose: str = "") -> SpeakerContext:
+            purpose: str = "", t: float = 0.0) -> SpeakerContext:
     emotions = brain.switches["emotions"]
     soc = mind.personality.trait("sociability")
-    thoughts = list(mind.memory.urgent_thoughts) + ([topic] if topic else [])
+    # a thought about an event it knows is said as that event's invitation or news, not again in its own words
+    events = [e.what for e in mind.events.known.values()]
+    thoughts = [th for th in mind.memory.urgent_thoughts if not any(word_overlap(th, w) >= 0.5 for w in events)]
+    thoughts += [topic] if topic else []
     return SpeakerContext(name=mind.name, persona_text=mind.personality.personality_text,
                           emotion=mind.emotion.tone() if emotions else f"{mind.name} feels calm.",
                           relationship=mind.relationships.summary(other), exemplars=mind.personality.voice_lines(),
                           urgent_thoughts=thoughts[-3:], reserved=bool(soc and soc.pole == "introverted"),
                           memory=mind.memory, place=place, purpose=purpose,
-                          familiarity=mind.relationships.get_or_meet(other).familiarity)
+                          familiarity=mind.relationships.get_or_meet(other).familiarity,
+                          news=mind.events.news_for(other, t))
 
 
 async def converse(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMind) -> list[Command]:
@@ -47,19 +53,42 @@ async def converse(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMi
         return []
     # without a deadline a request waits behind every request that has one, while both stay booked
     per_call_s = None if brain.sequential else REQUEST_DEADLINE_WALL_S
-    tr = await run_conversation(speaker(brain, a, b.name, job.place, topic, purpose),
-                                speaker(brain, b, a.name, job.place, reply_topic, purpose),
+    tr = await run_conversation(speaker(brain, a, b.name, job.place, topic, purpose, job.asked_t),
+                                speaker(brain, b, a.name, job.place, reply_topic, purpose, job.asked_t),
                                 brain.scheduler, job.asked_t, deadline_s=per_call_s)
+    told = any(l.act for l in tr.lines)  # an event told in so many words needs no extraction from the lines
     eff = await conversation_effects(tr, brain.scheduler, known_places=brain.known_places,
                                      known_agents=list(brain.minds), start_date=brain.scenario.start_date,
                                      clock_label=job.clock_label, conversation_id=job.chat_id,
-                                     deadline_s=per_call_s)
+                                     deadline_s=per_call_s, extract=not told)
     pairs = [(l.speaker, l.text) for l in tr.lines]
     commands: list[Command] = [ChatHeld(agent=a.name, partner=b.name, lines=tuple(pairs), chat_id=job.chat_id,
                                         place=job.place)]
     for me, other in ((a, b), (b, a)):
         commands += await _afterwards(brain, job, me, other, eff.summaries.get(me.name), pairs, tr.end_t, per_call_s)
-    return commands + _commitments(brain, a, b, eff.commitments, tr.end_t)
+    accepted = word_of_mouth(brain, tr, {a.name: a, b.name: b})
+    return commands + _commitments(brain, a, b, {**eff.commitments, **accepted}, tr.end_t)
+
+
+def word_of_mouth(brain: JobContext, tr: Any, minds: dict[str, AgentMind]) -> dict[str, Any]:
+    """The acts of the lines (garp.mind.news): a listener told of an event learns it with its source
+    (a `news_heard` event), and whoever accepted it is committed to it. Returns name -> commitment."""
+    accepted: dict[str, Any] = {}
+    for line in tr.lines:
+        kind, _, event_id = line.act.partition(":")
+        me = minds[line.speaker]
+        other = next(m for n, m in minds.items() if n != line.speaker)
+        event = me.events.known.get(event_id)
+        if event is None:
+            continue
+        if kind in ("invite", "relay"):
+            me.events.told.add((event_id, other.name))
+            if other.events.learn(heard(event, other.name, me.name, line.t)):
+                brain.log.emit("news_heard", line.t, agent=other.name, heard_from=me.name, host=event.host,
+                               what=event.what, place=event.place, start=event.start)
+        elif kind == "accept":
+            accepted[me.name] = event
+    return accepted
 
 
 async def _wants_to_talk(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMind) -> bool:
@@ -107,10 +136,10 @@ def _commitments(brain: JobContext, a: AgentMind, b: AgentMind, made: dict[str, 
             brain.log.emit("commitment_refused", end_t, agent=name, what=c.what, clash=clash.what)
             continue
         out.append(brain.commit(brain.minds[name], c, end_t))
-    heard = brain.hooks.heard_from_host(a.name, b.name, end_t) or brain.hooks.heard_from_host(b.name, a.name, end_t)
-    if heard is not None:
-        guest = b if heard.host == a.name else a
-        out.append(brain.commit(guest, heard, end_t))
+    from_host = brain.hooks.heard_from_host(a.name, b.name, end_t) or brain.hooks.heard_from_host(b.name, a.name, end_t)
+    if from_host is not None:  # the invitation_round demo hook only
+        guest = b if from_host.host == a.name else a
+        out.append(brain.commit(guest, from_host, end_t))
     return out
 
 

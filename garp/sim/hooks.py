@@ -1,8 +1,10 @@
 """Scene hooks: rules that belong to one story and last only as long as the scene (III-A6).
 
 - apology_floor: registered with the relationship system's scene hooks (garp.mind.relationships).
-- invitation_round: the host holds the event as an own commitment and plans visits to
-  the guests; a guest who talks with the host hears the host's own statement (VI-e).
+- invitation_round (a demo option, used by no scenario's passing goals): the host holds the event and
+  plans visits to the guests, and a guest who talks with the host is handed the event as a
+  commitment whatever was said. That scripts the outcome; scenarios use `intentions` instead,
+  which spread only through what is said (garp.mind.news, issue 19).
 - stage_nerves / private_envy: the scene opens with that emotion in the named agents; stage
   nerves then rise toward the agent's own performance (her first seed commitment) unless
   something has turned her mood positive, such as a friend's support (V-B stage fright).
@@ -13,16 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from garp.mind.commitments import Commitment, make_commitment
-from garp.mind.plan_repair import COMMITMENT_TRAVEL_LEAD_S
+from garp.mind.news import invitation_visits
 from garp.scenario.schema import Scenario, hhmm_to_seconds
 from garp.units import DAY_S
 
 # --- tunables ---------------------------------------------------------------------------
-INVITE_VISIT_S = 60 * 60.0  # game s the host waits at each guest's home for the guest to be free to talk
-INVITE_FIRST_AFTER_S = 30 * 60.0  # first visit starts this long after the scene starts
-INVITE_AFTER_WORK_S = 18 * 3600.0  # time of day a guest with a workplace is home (the plain day's
-# free time starts 17:30, plus the walk home; planning.routine_activities)
-INVITE_WALK_S = COMMITMENT_TRAVEL_LEAD_S  # game s between two visits: a walk across town
 OPENING_EMOTIONS = {  # hook -> (label, intensity, valence, description template)
     "stage_nerves": ("anxious", 0.6, -0.4, "nervous about the performance tonight"),
     "private_envy": ("frustrated", 0.5, -0.3, "privately envious of {target}"),
@@ -52,27 +49,12 @@ class SceneHooks:
         return host, event, guests
 
     def invitation_visits(self, homes: dict[str, str], workplaces: dict[str, str | None] | None = None) -> list[Commitment]:
-        """The host's errands: one visit per guest home, with a walk between visits. Guests who
-        are home all day are visited first; a home whose guest works is visited after work."""
+        """The host's errands: the same visits any intention gets (garp.mind.news.invitation_visits)."""
         inv = self.invitation()
         if inv is None:
             return []
         host, event, guests = inv
-        working = {g for g in guests if (workplaces or {}).get(g)}
-        groups: dict[str, list[str]] = {}
-        for g in guests:
-            if homes.get(g) and homes.get(g) != homes.get(host):
-                groups.setdefault(homes[g], []).append(g)
-        day0 = self.scenario.start_seconds - self.scenario.start_seconds % DAY_S
-        t = self.scenario.start_seconds + INVITE_FIRST_AFTER_S
-        visits = []
-        for home, who in sorted(groups.items(), key=lambda hw: bool(working & set(hw[1]))):
-            if working & set(who):
-                t = max(t, day0 + INVITE_AFTER_WORK_S)
-            visits.append(make_commitment(f"invite {' and '.join(who)} to {event.what}", t, home, host,
-                                          participants=who, end=t + INVITE_VISIT_S))
-            t += INVITE_VISIT_S + INVITE_WALK_S
-        return visits
+        return invitation_visits(event, guests, homes, workplaces or {}, self.scenario.start_seconds)
 
     def heard_from_host(self, host: str, guest: str, t: float) -> Commitment | None:
         inv = self.invitation()

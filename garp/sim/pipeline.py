@@ -20,6 +20,7 @@ from garp.mind.action import choose_action
 from garp.mind.agent import AgentMind
 from garp.mind.commitments import hhmm, make_commitment
 from garp.mind.emotion import EmotionState
+from garp.mind.news import intention_event, invitation_visits
 from garp.mind.plan_repair import Friend, end_visit, is_free_time, is_sleep, seek_company
 from garp.mind.plan_tree import PlanNode, PlanTree, activity_key, goal_text
 from garp.mind.planning import PlanContext, Planner
@@ -147,6 +148,7 @@ class Brain:
                 out.append(self.commit(mind, make_commitment(
                     c.what, start, c.place, c.proposer, participants=c.who, end=end, created_t=t, room=c.room,
                     source="own" if own else "heard-from-host", heard_from=None if own else c.proposer), t))
+        out += self._intentions(mind, t)
         inv = self.hooks.invitation()
         if inv and inv[0] == mind.name:
             workplaces = {n: m.persona.workplace for n, m in self.minds.items()}
@@ -155,6 +157,19 @@ class Brain:
             if agent == mind.name and self.switches["emotions"]:
                 mind.emotion.set(EmotionState(**state, t=t, cause="scene"))
                 out.append(emotion_command(mind, t))
+        return out
+
+    def _intentions(self, mind: AgentMind, t: float) -> list[Command]:
+        """The events this mind means to gather people for (issue 19): its own commitment, known to it
+        alone, and the invitation visits its planner makes of it (garp.mind.news)."""
+        out: list[Command] = []
+        workplaces = {n: m.persona.workplace for n, m in self.minds.items()}
+        for i in (x for x in self.scenario.intentions if x.owner == mind.name):
+            event = intention_event(i.what, hhmm_to_seconds(i.day, i.start), hhmm_to_seconds(i.day, i.end), i.place,
+                                    mind.name, i.invite, room=i.room or None)
+            mind.events.learn(event)
+            visits = invitation_visits(event, i.invite, self.homes, workplaces, t)
+            out += [self.commit(mind, c, t) for c in [event, *visits]]
         return out
 
     def _scene_nerves(self, mind: AgentMind, t: float) -> list[Command]:

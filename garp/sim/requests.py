@@ -82,11 +82,9 @@ class Requests:
                                 source="fallback")
 
     def opening_block(self, mind: AgentMind, t: float) -> PlanNode | None:
-        """The routine block running when the scene opens; in play, before the day's first block, the
-        night's. (Headless runs open with "starting the day" there: their recordings were made so.)"""
+        """The routine block running when the scene opens; before the day's first block, the night's."""
         nodes = self.routine_day(mind, int(t // DAY_S))
-        block = next((n for n in nodes if n.contains(t)), None)
-        return block if block is not None or self.lockstep else overnight(nodes, t)
+        return next((n for n in nodes if n.contains(t)), None) or overnight(nodes, t)
 
     def start_activity(self, mind: AgentMind, t: float) -> Activity:
         """What an agent is doing when the scene opens, from its routine (code, no model): it

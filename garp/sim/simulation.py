@@ -107,10 +107,8 @@ class Simulation:
         self.log.emit("run_start", t, scenario=self.scenario.name, cast=list(self.minds), seed=self.seed,
                       lockstep=self.lockstep, switches=self.switches)
         for name, mind in self.minds.items():
-            mind.activity = self.requests.start_activity(mind, t)
-            if not self.lockstep:  # play opens with the routine's object in use; recordings keep the plain stay
-                mind.activity = open_with_object(self.world, mind, self.requests.opening_block(mind, t),
-                                                 mind.activity, t, may_use)
+            mind.activity = open_with_object(self.world, mind, self.requests.opening_block(mind, t),
+                                             self.requests.start_activity(mind, t), t, may_use)
             body = self.world.bodies[name]
             self.log.emit("arrive", t, agent=name, place=body.place, room=body.room, to=body.place)
         if traits_choice is not None:

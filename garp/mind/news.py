@@ -1,0 +1,120 @@
+"""Events that travel by word of mouth (issue 19: coordination that emerges).
+
+An intention to gather people (a party, a jam session) is held by its owner as an own
+commitment. The owner's planner turns it into errands: a visit to each invitee, at home when
+they are there (after work for those who work). In a conversation anyone who knows an event
+may tell a listener who is not known to have heard of it: the host invites, others pass the
+news on. These are candidate lines like any other (garp.mind.line_candidates), ranked, never
+forced; a line that tells carries its act, so the listener learns the event with its source
+(the host's own word beats a second-hand account, VI-e), and a listener who accepts commits
+to it. Nothing is handed to anyone for having met someone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from garp.mind.commitments import Commitment, hhmm, make_commitment
+from garp.mind.plan_repair import COMMITMENT_TRAVEL_LEAD_S
+from garp.units import DAY_S
+
+# --- tunables ---------------------------------------------------------------------------
+INVITE_VISIT_S = 60 * 60.0        # game s the host waits at each invitee's home for them to be free
+INVITE_FIRST_AFTER_S = 30 * 60.0  # the first visit starts this long after the intention is taken up
+AFTER_WORK_S = 18.5 * 3600.0      # time of day someone with a workplace is home (most shifts end by 18:00)
+VISIT_WALK_S = COMMITMENT_TRAVEL_LEAD_S  # game s between two visits: a walk across town
+LATEST_VISIT_S = 21 * 3600.0      # no call on anyone after this time of day
+FIRST_VISIT_OF_DAY_S = 10 * 3600.0  # the earliest call of a day
+ACTS = ("invite", "relay", "accept", "decline")  # what a line may do with an event
+
+
+@dataclass(frozen=True)
+class NewsItem:
+    """One event a speaker may tell a listener about, as the line prompt sees it (a value)."""
+
+    event_id: str
+    what: str
+    place: str
+    start: float
+    host: str
+    speaker_is_host: bool
+
+    def when(self, now: float) -> str:
+        day = int(self.start // DAY_S) - int(now // DAY_S)
+        return ("today" if day <= 0 else "tomorrow" if day == 1 else f"in {day} days") + f" at {hhmm(self.start)}"
+
+
+class EventKnowledge:
+    """What one mind knows of events (its own and heard of) and whom it has told. Cognition side."""
+
+    def __init__(self, owner: str) -> None:
+        self.owner = owner
+        self.known: dict[str, Commitment] = {}
+        self.told: set[tuple[str, str]] = set()  # (event id, listener)
+
+    def learn(self, event: Commitment) -> bool:
+        """Keep `event` (the host's own word replaces hearsay); True when it was news."""
+        old = self.known.get(event.id)
+        if old is None or (old.source != "own" and event.source in ("own", "heard-from-host")):
+            self.known[event.id] = event
+        return old is None
+
+    def news_for(self, listener: str, t: float) -> list[NewsItem]:
+        """Events not yet over this mind could tell `listener` about (not the listener's own)."""
+        return [NewsItem(e.id, e.what, e.place, e.start, e.host, e.host == self.owner)
+                for e in sorted(self.known.values(), key=lambda e: e.start)
+                if e.end > t and e.host != listener and (e.id, listener) not in self.told]
+
+    def state(self) -> dict:
+        return {"known": [e.model_dump(mode="json") for e in self.known.values()], "told": sorted(self.told)}
+
+    def restore(self, data: dict) -> None:
+        self.known = {e["id"]: Commitment.model_validate(e) for e in data.get("known", [])}
+        self.told = {(a, b) for a, b in data.get("told", [])}
+
+
+def heard(event: Commitment, listener: str, speaker: str, t: float) -> Commitment:
+    """`event` as `listener` knows it after `speaker` told them: from the host, or second-hand."""
+    source = "heard-from-host" if speaker == event.host else "second-hand"
+    people = sorted({*event.participants, listener})
+    return event.model_copy(update={"source": source, "heard_from": speaker, "created_t": t, "participants": people})
+
+
+def intention_event(what: str, start: float, end: float, place: str, owner: str, invite: list[str],
+                    room: str | None = None) -> Commitment:
+    return make_commitment(what, start, place, owner, participants=invite, end=end, room=room)
+
+
+def invitation_visits(event: Commitment, invite: list[str], homes: dict[str, str],
+                      workplaces: dict[str, str | None], from_t: float) -> list[Commitment]:
+    """The owner's errands for an intention: one visit per invitee home (housemates together), those
+    home all day first, those who work after work, with a walk between visits. A call that would
+    come too late in the evening waits for the next day, when those who work are seen at work."""
+    groups: dict[str, list[str]] = {}
+    for g in invite:
+        if homes.get(g) and homes.get(g) != homes.get(event.host):
+            groups.setdefault(homes[g], []).append(g)
+    first_day = int(from_t // DAY_S)
+    t = from_t + INVITE_FIRST_AFTER_S
+    visits = []
+    for home, who in sorted(groups.items(), key=lambda hw: any(workplaces.get(g) for g in hw[1])):
+        work = next((workplaces[g] for g in who if workplaces.get(g)), None)
+        t, place = _visit_slot(t, first_day, home, work)
+        if t + INVITE_VISIT_S > event.start:
+            break  # no visit that would make the host late for its own event
+        visits.append(make_commitment(f"invite {' and '.join(who)} to {event.what}", t, place, event.host,
+                                      participants=who, end=t + INVITE_VISIT_S))
+        t += INVITE_VISIT_S + VISIT_WALK_S
+    return visits
+
+
+def _visit_slot(t: float, first_day: int, home: str, work: str | None) -> tuple[float, str]:
+    """When and where to call on someone from `t` on: at home, after work on the first day for those
+    who work, or at work on a later day; never after LATEST_VISIT_S."""
+    day = int(t // DAY_S)
+    if work and day == first_day:
+        t = max(t, day * DAY_S + AFTER_WORK_S)
+    if t % DAY_S > LATEST_VISIT_S:
+        day += 1
+        t = day * DAY_S + FIRST_VISIT_OF_DAY_S
+    return t, (work if work and day > first_day else home)

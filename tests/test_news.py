@@ -1,0 +1,88 @@
+"""Word of mouth (issue 19): an event told in a conversation is learned with its source, passed on
+by those who heard it, accepted into a commitment, and the host's own word beats hearsay."""
+
+from __future__ import annotations
+
+import asyncio
+import types
+
+from garp.engine.lmfunction import checked_candidates, new_record
+from garp.mind.commitments import make_commitment
+from garp.mind.dialogue import SpeakerContext, run_conversation
+from garp.mind.news import EventKnowledge, heard
+
+H = 3600.0
+PARTY = make_commitment("Maya's party", 19 * H, "Hobbs Cafe", "Maya", participants=["Priya"], end=21.5 * H)
+
+
+class BestByCode:
+    """A scheduler that answers every ranked call with code's best candidate (no model): the
+    mechanism under test is what a chosen line does, not which line the model likes."""
+
+    async def call(self, fn, inputs, **kw):
+        cands = checked_candidates(fn, inputs)
+        best = max(cands, key=lambda c: c.utility) if cands else None
+        out = best.out if best else fn.fallback(inputs)
+        rec = new_record(kw.get("agent", ""), fn.name, 0.0, [], mode="score")
+        rec.parsed = {**out.model_dump(mode="json"), "source": best.source if best else ""}
+        return out, rec
+
+
+def talk(a: SpeakerContext, b: SpeakerContext, t: float = 10 * H):
+    return asyncio.run(run_conversation(a, b, BestByCode(), t))
+
+
+def test_the_host_invites_and_the_guest_accepts_with_the_time_and_place():
+    host = EventKnowledge("Maya")
+    host.learn(PARTY)
+    a = SpeakerContext(name="Maya", persona_text="", familiarity=0.8, news=host.news_for("Priya", 10 * H))
+    b = SpeakerContext(name="Priya", persona_text="", familiarity=0.8)
+    tr = talk(a, b)
+    assert tr.lines[0].act == f"invite:{PARTY.id}"
+    assert "my party at Hobbs Cafe today at 19:00" in tr.lines[0].text
+    assert tr.lines[1].act == f"accept:{PARTY.id}" and "19:00" in tr.lines[1].text
+    assert not any(l.act.startswith("invite") for l in tr.lines[2:])  # told once, not again
+
+
+def test_news_goes_second_hand_and_the_hosts_word_wins():
+    priya = EventKnowledge("Priya")
+    assert priya.learn(heard(PARTY, "Priya", "Maya", 11 * H))
+    relay = priya.news_for("Greta", 12 * H)
+    assert [n.host for n in relay] == ["Maya"] and not relay[0].speaker_is_host
+    assert priya.news_for("Maya", 12 * H) == []  # nobody tells the host about their own event
+    tr = talk(SpeakerContext(name="Priya", persona_text="", familiarity=0.9, news=relay),
+              SpeakerContext(name="Greta", persona_text="", familiarity=0.9), t=12 * H)
+    assert tr.lines[0].act == f"relay:{PARTY.id}" and "There's Maya's party at Hobbs Cafe today at 19:00" in tr.lines[0].text
+    assert tr.lines[1].act == f"accept:{PARTY.id}"
+    greta = EventKnowledge("Greta")
+    assert greta.learn(heard(PARTY, "Greta", "Priya", 12 * H))
+    assert greta.known[PARTY.id].source == "second-hand" and greta.known[PARTY.id].heard_from == "Priya"
+    assert not greta.learn(heard(PARTY, "Greta", "Maya", 13 * H))  # not news any more...
+    assert greta.known[PARTY.id].source == "heard-from-host"  # ...but the host's word replaces hearsay
+
+
+def test_an_event_that_is_over_or_already_told_is_not_news():
+    k = EventKnowledge("Maya")
+    k.learn(PARTY)
+    k.told.add((PARTY.id, "Priya"))
+    assert k.news_for("Priya", 10 * H) == [] and k.news_for("Greta", 22 * H) == []
+    again = EventKnowledge("Maya")
+    again.restore(k.state())
+    assert again.known == k.known and again.told == k.told
+
+
+def test_word_of_mouth_logs_who_heard_and_commits_who_accepted():
+    from garp.eventlog import EventLog
+    from garp.sim.conversation_job import word_of_mouth
+    maya = types.SimpleNamespace(name="Maya", events=EventKnowledge("Maya"))
+    priya = types.SimpleNamespace(name="Priya", events=EventKnowledge("Priya"))
+    maya.events.learn(PARTY)
+    tr = talk(SpeakerContext(name="Maya", persona_text="", familiarity=0.8, news=maya.events.news_for("Priya", 10 * H)),
+              SpeakerContext(name="Priya", persona_text="", familiarity=0.8))
+    log = EventLog(None)
+    accepted = word_of_mouth(types.SimpleNamespace(log=log), tr, {"Maya": maya, "Priya": priya})
+    assert set(accepted) == {"Priya"} and accepted["Priya"].source == "heard-from-host"
+    assert accepted["Priya"].start == PARTY.start and accepted["Priya"].place == PARTY.place
+    news = [e for e in log.events if e["kind"] == "news_heard"]
+    assert [(e["agent"], e["heard_from"]) for e in news] == [("Priya", "Maya")]
+    assert (PARTY.id, "Priya") in maya.events.told
