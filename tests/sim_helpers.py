@@ -23,11 +23,16 @@ def comparable(events: list[dict]) -> list[dict]:
 
 def seeded_cache(tmp_path: Path) -> Path:
     """A copy of the committed reply cache (when there is one): recorded replies make the
-    test fast, misses are recorded into the copy, and the committed file never changes."""
+    test fast, misses are recorded into the copy, and the committed file never changes.
+    With GARP_RECORD_TEST_REPLIES=1 (after re-recording the scenarios) the committed file itself
+    is used, so the test scenes' replies are recorded there too."""
+    import os
     import shutil
 
     from garp import paths
     committed = paths.SCENARIOS / "replies" / "replies.sqlite"
+    if os.environ.get("GARP_RECORD_TEST_REPLIES") == "1":
+        return committed
     target = tmp_path / "replies.sqlite"
     if committed.exists():
         shutil.copy(committed, target)

@@ -90,3 +90,11 @@ def test_summary_candidates_report_what_was_said_and_prefer_an_arrangement():
     assert any('told Ludwig: "Hello Ludwig, the library' in t for t in texts_)
     assert not any("Goodbye" in t or "Hey Maria" in t for t in texts_)
     assert "19:00" in max(cands, key=lambda c: c.utility).text
+
+
+def test_a_second_talk_does_not_repeat_what_the_first_said_to_the_same_person():
+    thought = "Tomas regrets snapping at Jonah yesterday"
+    first = texts(inputs(urgent_thoughts=[thought]))
+    assert "I regret snapping at you yesterday." in first
+    again = texts(inputs(urgent_thoughts=[thought], said_before=first))
+    assert not set(again) & set(first) and again  # something new to say, none of it said before

@@ -137,8 +137,9 @@ def test_the_plan_tab_shows_the_routine_until_the_models_plan_arrives():
     panel = AgentPanel(town, "Mika")
     lines = panel.select("Plan").lines()
     assert lines[0] == PROVISIONAL
-    assert any(line.startswith("  23:00-07:00  sleep") and line.endswith("<- now") for line in lines)
-    assert any("07:00-" in line and "wake up" in line for line in lines)
+    # Mika "sleeps in when she can" (her persona's lifestyle): the night runs to half past eight
+    assert any(line.startswith("  23:00-08:30  sleep") and line.endswith("<- now") for line in lines)
+    assert any("08:30-" in line and "wake up" in line for line in lines)
     assert panel.select("Decisions").lines()[1] == "sleep (from the routine; the model's plan is on its way)"
     town.minds["Mika"].plan = PlanTree(day=0, nodes=[PlanNode(start=6 * 3600, end=9 * 3600, description="lie in")])
     lines = panel.select("Plan").lines()

@@ -96,6 +96,7 @@ class LineInputs(BaseModel):
     last_turn: bool = False
     familiarity: float = 0.5  # how well the speaker knows the listener (greetings in rank mode)
     news: list[NewsItem] = Field(default_factory=list)  # events the speaker may tell the listener about
+    said_before: list[str] = Field(default_factory=list)  # lines said to the listener in earlier talks
     offer: NewsItem | None = None  # the event the listener's last line invited the speaker to
     t: float = 0.0  # game time of the line ("tomorrow at 18:00")
 
@@ -275,6 +276,7 @@ class SpeakerContext(BaseModel):
     purpose: str = ""  # the arrangement this meeting is for ("" = a chance chat)
     familiarity: float = 0.5  # how well this participant knows the other
     news: list[NewsItem] = Field(default_factory=list)  # events this participant may tell the other about
+    said_before: list[str] = Field(default_factory=list)  # what it said to the other in earlier talks
 
 
 class SpokenLine(BaseModel):
@@ -335,7 +337,8 @@ async def run_conversation(a_ctx: SpeakerContext, b_ctx: SpeakerContext, schedul
                             relationship=sp.relationship, memories=await _retrieve(sp, query, t_line),
                             history=tr.as_text(), exemplars=sp.exemplars, urgent_thoughts=sp.urgent_thoughts,
                             reserved=sp.reserved, place=tr.place, purpose=sp.purpose, last_turn=k >= total - 2,
-                            familiarity=sp.familiarity, news=news[sp.name], offer=offer[sp.name], t=t_line)
+                            familiarity=sp.familiarity, news=news[sp.name], offer=offer[sp.name], t=t_line,
+                            said_before=sp.said_before)
         out, rec = await scheduler.call(ConversationLine(), inputs, agent=sp.name,
                                         deadline=call_deadline(scheduler, deadline_s), game_time=t_line)
         if records is not None:

@@ -76,6 +76,12 @@ def turn_key(kind: str, i: Any) -> str:
     return f"{kind}:{i.speaker}:{i.listener}:{len(i.history)}:{int(float(getattr(i, 't', 0.0)) // 600)}"
 
 
+def fresh(pool: list[str], i: Any) -> list[str]:
+    """The pool without what the speaker said to this listener in earlier talks (all of it if nothing is left)."""
+    before = {_plain(t) for t in getattr(i, "said_before", [])}
+    return [p for p in pool if _plain(p) not in before] or pool
+
+
 def content_words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z']+", text.lower()) if len(w) > 2 and w not in _STOP}
 
@@ -117,7 +123,7 @@ def greetings(i: Any) -> list[str]:
     else:
         pool = [f"Hey {l}! How are you doing?", f"{l}! Good to see you.", f"There you are, {l}.",
                 f"Hi {l}, how's your day going?", f"Oh, {l}, just the person I hoped to see."]
-    return stable_pick(pool, turn_key("greet", i))  # one: the model would pick its favourite every time
+    return stable_pick(fresh(pool, i), turn_key("greet", i))  # one: the model would pick its favourite every time
 
 
 def farewells(i: Any) -> list[str]:
@@ -125,7 +131,7 @@ def farewells(i: Any) -> list[str]:
     pool = [f"I should get going. See you, {l}.", f"It was nice talking, {l}. Take care.",
             f"Well, I'll let you get on. Bye, {l}.", f"Good to catch up, {l}. See you soon.",
             f"I'd better be off. Take care, {l}.", f"Thanks for the chat, {l}. Bye for now."]
-    return stable_pick(pool, turn_key("bye", i))
+    return stable_pick(fresh(pool, i), turn_key("bye", i))
 
 
 def answers(i: Any, last: str) -> list[LineOption]:
@@ -192,10 +198,11 @@ def line_options(i: Any) -> list[LineOption]:
         options = [LineOption(o.text, o.utility + (0.1 if len(o.text.split()) <= 8 else 0.0), o.source)
                    for o in options]
     said = [_plain(h.split(":", 1)[-1]) for h in i.history]
+    before = {_plain(t) for t in getattr(i, "said_before", [])}  # told them already, in an earlier talk
     unique: dict[str, LineOption] = {}
     for o in sorted(options, key=lambda o: -o.utility):
-        if len(o.text) > MAX_CHARS:
-            continue  # a greeting and a long thought together: more than one spoken line
+        if len(o.text) > MAX_CHARS or _plain(o.text) in before:
+            continue  # more than one spoken line (a greeting and a long thought), or said to them before
         if not any(_plain(o.text) in s or s in _plain(o.text) for s in said if s):  # nothing said again
             unique.setdefault(o.text, o)
     return list(unique.values())[:MAX_CANDIDATES]

@@ -26,6 +26,7 @@ VISIT_WALK_S = COMMITMENT_TRAVEL_LEAD_S  # game s between two visits: a walk acr
 LATEST_VISIT_S = 21 * 3600.0      # no call on anyone after this time of day
 FIRST_VISIT_OF_DAY_S = 10 * 3600.0  # the earliest call of a day
 ACTS = ("invite", "relay", "accept", "decline")  # what a line may do with an event
+SAID_KEPT = 12                    # lines remembered as said to one person (not said again to them)
 
 
 @dataclass(frozen=True)
@@ -45,12 +46,20 @@ class NewsItem:
 
 
 class EventKnowledge:
-    """What one mind knows of events (its own and heard of) and whom it has told. Cognition side."""
+    """What one mind knows of events (its own and heard of), whom it has told, and the lines it has
+    said to each person lately (so a second talk does not repeat the first). Cognition side."""
 
     def __init__(self, owner: str) -> None:
         self.owner = owner
         self.known: dict[str, Commitment] = {}
         self.told: set[tuple[str, str]] = set()  # (event id, listener)
+        self.said: dict[str, list[str]] = {}  # listener -> lines said to them, newest last
+
+    def said_to(self, listener: str) -> list[str]:
+        return list(self.said.get(listener, []))
+
+    def note_said(self, listener: str, lines: list[str]) -> None:
+        self.said[listener] = (self.said.get(listener, []) + lines)[-SAID_KEPT:]
 
     def learn(self, event: Commitment) -> bool:
         """Keep `event` (the host's own word replaces hearsay); True when it was news."""
@@ -66,11 +75,13 @@ class EventKnowledge:
                 if e.end > t and e.host != listener and (e.id, listener) not in self.told]
 
     def state(self) -> dict:
-        return {"known": [e.model_dump(mode="json") for e in self.known.values()], "told": sorted(self.told)}
+        return {"known": [e.model_dump(mode="json") for e in self.known.values()], "told": sorted(self.told),
+                "said": {k: list(v) for k, v in self.said.items()}}
 
     def restore(self, data: dict) -> None:
         self.known = {e["id"]: Commitment.model_validate(e) for e in data.get("known", [])}
         self.told = {(a, b) for a, b in data.get("told", [])}
+        self.said = {k: list(v) for k, v in data.get("said", {}).items()}
 
 
 def heard(event: Commitment, listener: str, speaker: str, t: float) -> Commitment:

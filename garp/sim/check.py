@@ -27,6 +27,9 @@ from garp.scenario.loader import list_scenarios, load_scenario
 
 # --- tunables ---------------------------------------------------------------------------
 REPLY_CACHE = paths.SCENARIOS / "replies" / "replies.sqlite"  # committed recording
+# Scenarios whose committed recording covers only their first game hours: a replay of the
+# recording stops there (a live or recording run goes the whole way). README: Known limits.
+RECORDED_HOURS: dict[str, float] = {}
 
 
 def variants(name: str) -> list[tuple[str, str | None]]:
@@ -35,6 +38,15 @@ def variants(name: str) -> list[tuple[str, str | None]]:
     if sc.temperament_prompt is None:
         return [(name, None)]
     return [(f"{name}[{answer}]", answer) for answer in sc.temperament_prompt.choices]
+
+
+def replay_hours(name: str, args: Any) -> float | None:
+    """--hours; a replay of a recording stops where the recording does (RECORDED_HOURS)."""
+    asked = getattr(args, "hours", None)
+    if args.live or args.record or getattr(args, "server", None):
+        return asked
+    recorded = RECORDED_HOURS.get(name)
+    return min(asked, recorded) if asked and recorded else asked or recorded
 
 
 def run_seed(args: Any, run: int) -> int:
@@ -57,7 +69,7 @@ def run_one(name: str, answer: str | None, run: int, args: Any, out: Path, backe
                                  model=getattr(args, "model", None), server=server)
     t0 = time.monotonic()
     show = progress_printer(f"{label} run {run + 1}") if progress else None
-    sim = run_headless(name, opts, hours=getattr(args, "hours", None), progress=show, backend=backend,
+    sim = run_headless(name, opts, hours=replay_hours(name, args), progress=show, backend=backend,
                        embedder=embedder)
     if show:
         show(sim, final=True)

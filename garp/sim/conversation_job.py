@@ -38,7 +38,7 @@ def speaker(brain: JobContext, mind: AgentMind, other: str, place: str, topic: s
                           urgent_thoughts=thoughts[-3:], reserved=bool(soc and soc.pole == "introverted"),
                           memory=mind.memory, place=place, purpose=purpose,
                           familiarity=mind.relationships.get_or_meet(other).familiarity,
-                          news=mind.events.news_for(other, t))
+                          news=mind.events.news_for(other, t), said_before=mind.events.said_to(other))
 
 
 async def converse(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMind) -> list[Command]:
@@ -74,6 +74,8 @@ def word_of_mouth(brain: JobContext, tr: Any, minds: dict[str, AgentMind]) -> di
     """The acts of the lines (garp.mind.news): a listener told of an event learns it with its source
     (a `news_heard` event), and whoever accepted it is committed to it. Returns name -> commitment."""
     accepted: dict[str, Any] = {}
+    for name, mind in minds.items():  # what each said, not to be said again to the other next time
+        mind.events.note_said(next(n for n in minds if n != name), [l.text for l in tr.lines if l.speaker == name])
     for line in tr.lines:
         kind, _, event_id = line.act.partition(":")
         me = minds[line.speaker]
