@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from garp.eventlog import EventLog  # noqa: E402
 from garp.scenario.line_check import line_summary  # noqa: E402
 
-DEFAULT_SCENARIOS = ["apology", "dinner_party", "birthday_party", "town"]
+DEFAULT_SCENARIOS = ["apology", "dinner_party", "birthday_party", "party_news", "town"]
 
 
 def replayed_logs(names: list[str], out: Path) -> dict[str, list[dict]]:

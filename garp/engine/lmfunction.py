@@ -108,9 +108,10 @@ class LMFunction(Generic[I, O]):
     # -- rank mode (profile text_mode "rank"): code builds candidates, the model ranks them
     rank_prefix: ClassVar[str] = ""  # scored text starts after this (as choices' "I decide to")
 
-    def candidates(self, inputs: I) -> list["Candidate"]:
-        """Code-built answers worth ranking; empty (the default) means the function only generates."""
-        return []
+    def candidates(self, inputs: I) -> list["Candidate"] | None:
+        """Code-built answers worth ranking; None (the default) means the function only generates, and an
+        empty list that a ranking function has nothing to offer this time (code answers, counted)."""
+        return None
 
     def rank_messages(self, inputs: I) -> list[dict]:
         """The situation the candidates are scored as replies to."""
@@ -206,13 +207,13 @@ def run_function(fn: LMFunction, inputs: Any, backend, *, agent: str, game_time:
                  cache=None, seed: int = 0, retrieved: list | None = None) -> tuple[BaseModel, CallRecord]:
     """One call: messages -> (cache | backend) -> parse -> check; the fallback on any failure.
     In rank mode a function with candidates has them ranked instead (`run_ranked`)."""
-    if getattr(backend.profile, "text_mode", "generate") == "rank":
+    if getattr(backend.profile, "text_mode", "generate") == "rank" and fn.candidates(inputs) is not None:
         cands = checked_candidates(fn, inputs)
         if cands:
             return run_ranked(fn, inputs, cands, backend, agent=agent, game_time=game_time, cache=cache,
                               retrieved=retrieved)
-        if fn.candidates(inputs):  # it ranks, but nothing passed its checks: code's answer, counted as a failure
-            return answered_by_code(fn, inputs, agent, game_time, retrieved, "no candidate passed the checks")
+        # it ranks, but had nothing to offer that passed its checks: code's answer, counted as a failure
+        return answered_by_code(fn, inputs, agent, game_time, retrieved, "no candidate passed the checks")
     reasoning = bool(getattr(backend.profile, "reasoning_field", False))
     rec = new_record(agent, fn.name, game_time, [], retrieved)
     start = time.perf_counter()
@@ -240,7 +241,7 @@ def run_function(fn: LMFunction, inputs: Any, backend, *, agent: str, game_time:
 def answered_by_code(fn: LMFunction, inputs: Any, agent: str, game_time: float, retrieved: list | None,
                      why: str) -> tuple[BaseModel, CallRecord]:
     """The function's fallback, with a record that says why the model did not answer."""
-    rec = new_record(agent, fn.name, game_time, [], retrieved)
+    rec = new_record(agent, fn.name, game_time, [], retrieved, mode="code")  # no model was asked
     out = fn.fallback(inputs)
     rec.fallback_used, rec.error, rec.parsed = True, why, out.model_dump(mode="json")
     return out, rec
@@ -249,7 +250,7 @@ def answered_by_code(fn: LMFunction, inputs: Any, agent: str, game_time: float, 
 def checked_candidates(fn: LMFunction, inputs: Any) -> list[Candidate]:
     """The function's candidates that pass its own check (both modes share the checks)."""
     kept = []
-    for c in fn.candidates(inputs):
+    for c in fn.candidates(inputs) or []:
         try:
             kept.append(Candidate(fn.check(inputs, c.out), c.text, c.utility, c.source))
         except (ValueError, ValidationError):

@@ -37,7 +37,8 @@ U_OVERLAP = 0.3           # bonus per share of the last line's content words a m
 # Memories that are the world's bookkeeping or the mind's own records, not something a person tells
 # a friend: object states, who was seen where, earlier conversations, the day's plan, interviews.
 _NOT_TOLD = re.compile(r"\b(is in use|is idle|is free|is empty|is being used|nearby|is off|is on)\b|"
-                       r"\b(sees|saw|noticed|notices|talked with|plan for|was interviewed)\b", re.I)
+                       r"\b(sees|saw|noticed|notices|talked with|talks with|plan for|was interviewed)\b|"
+                       r"\b(said|says|told \w+):", re.I)
 _QUESTION = re.compile(r"\?\s*$|\?")
 _HOW_ARE_YOU = re.compile(r"\bhow (are|is|have) (you|things|your day|it going)|how's (it|your|things)|"
                           r"how are you doing|how do you do\b", re.I)
@@ -78,8 +79,8 @@ def turn_key(kind: str, i: Any) -> str:
 
 def fresh(pool: list[str], i: Any) -> list[str]:
     """The pool without what the speaker said to this listener in earlier talks (all of it if nothing is left)."""
-    before = {_plain(t) for t in getattr(i, "said_before", [])}
-    return [p for p in pool if _plain(p) not in before] or pool
+    before = [_plain(t) for t in getattr(i, "said_before", [])]
+    return [p for p in pool if not any(_plain(p) in b for b in before)] or pool
 
 
 def content_words(text: str) -> set[str]:
@@ -179,14 +180,16 @@ def own_topics(i: Any, last: str) -> list[LineOption]:
 
 
 def line_options(i: Any) -> list[LineOption]:
-    """Every line worth offering at this turn, best by code's estimate first, at most MAX_CANDIDATES."""
+    """Every line worth offering at this turn, best by code's estimate first, at most MAX_CANDIDATES;
+    nothing said again, in this talk or to this listener in an earlier one."""
     last = i.history[-1].split(":", 1)[-1].strip() if i.history else ""
     if i.offer is not None:  # invited or told of an event: this turn answers it
         return offer_answers(i)
-    options = news_lines(i) + own_topics(i, last)
+    said = [_plain(h.split(":", 1)[-1]) for h in i.history] + [_plain(t) for t in getattr(i, "said_before", [])]
+    options = unsaid(news_lines(i) + own_topics(i, last), said)  # before a greeting is put in front of one
     if not i.history:
-        options += [LineOption(g, U_CANNED, "greeting") for g in greetings(i)]
         opener = greetings(i)[0]
+        options += [LineOption(opener, U_CANNED, "greeting")]
         options += [LineOption(f"{opener} {o.text}", o.utility + 0.05, o.source if ":" in o.source else
                                "greeting+" + o.source) for o in options[:3] if o.source.split(":")[0] in
                     ("thought", "purpose", "invite", "relay")]
@@ -197,15 +200,16 @@ def line_options(i: Any) -> list[LineOption]:
     if getattr(i, "reserved", False):  # brief: a reserved speaker's short lines are worth a little more
         options = [LineOption(o.text, o.utility + (0.1 if len(o.text.split()) <= 8 else 0.0), o.source)
                    for o in options]
-    said = [_plain(h.split(":", 1)[-1]) for h in i.history]
-    before = {_plain(t) for t in getattr(i, "said_before", [])}  # told them already, in an earlier talk
     unique: dict[str, LineOption] = {}
-    for o in sorted(options, key=lambda o: -o.utility):
-        if len(o.text) > MAX_CHARS or _plain(o.text) in before:
-            continue  # more than one spoken line (a greeting and a long thought), or said to them before
-        if not any(_plain(o.text) in s or s in _plain(o.text) for s in said if s):  # nothing said again
+    for o in sorted(unsaid(options, said), key=lambda o: -o.utility):
+        if len(o.text) <= MAX_CHARS:  # longer: a greeting and a long thought, more than one spoken line
             unique.setdefault(o.text, o)
     return list(unique.values())[:MAX_CANDIDATES]
+
+
+def unsaid(options: list[LineOption], said: list[str]) -> list[LineOption]:
+    """The options that neither repeat nor are part of anything in `said` (plain text)."""
+    return [o for o in options if not any(_plain(o.text) in s or s in _plain(o.text) for s in said if s)]
 
 
 # --- events told by word of mouth (garp.mind.news) ------------------------------------------

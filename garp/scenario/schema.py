@@ -49,6 +49,7 @@ class PersonaOverride(_Strict):
 
     traits: str | None = None
     lifestyle: str | None = None
+    routine: str | None = None  # the scene's premise ("a free evening"): the day its plans start from
     home: str | None = None
 
 
