@@ -182,7 +182,28 @@ def seated(out: Path) -> None:
     raise AssertionError(f"nobody sat down at a table or desk in {', '.join(SEATED_SCENES)}")
 
 
-SCENES = {"dawn": dawn, "dinner": dinner, "seated": seated}
+def _shared(sim: Any) -> Any:
+    """An object two or more characters use at once (a table at dinner), if there is one."""
+    return next((o for o in sim.world.objects.all() if len(o.users) >= 2), None)
+
+
+def shared(out: Path) -> None:
+    """Diners around one table, each drawn at its own place (one figure per tile)."""
+    sim, app, screen = open_scene("dinner_party", speed=60.0)
+    try:
+        table = wait_for(app, screen, lambda: _shared(sim), 420)
+        assert table is not None, "nobody shared an object in the dinner party's first two hours"
+        frames(app, screen, 10, FRAME_S)
+        app.town.camera.zoom_by(1)
+        app.town.camera.center_on(table.x, table.y)
+        frames(app, screen, 5, FRAME_S)
+        users = ", ".join(table.users)
+        shot(app, screen, out / "one_figure_per_tile.png", f"{users} using {table.name} at once, one figure per tile")
+    finally:
+        sim.close()
+
+
+SCENES = {"dawn": dawn, "dinner": dinner, "seated": seated, "shared": shared}
 
 
 def presence(out: Path, scenes: list[str]) -> None:

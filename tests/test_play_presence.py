@@ -1,6 +1,6 @@
 """What a player sees of the characters in play (issue 23, the items left over): an interviewed
 character really stops and answers, then carries on; a sleeper is drawn in its bed and a diner on
-its chair; the scene opens with each routine's activity, the plan tab shows the routine until the
+its chair, one figure per tile; the scene opens with each routine's activity, the plan tab shows the routine until the
 model's plan arrives; the saturation notice describes now; a decision's reason reads as words."""
 
 from __future__ import annotations
@@ -331,3 +331,28 @@ def test_an_interviewed_character_stops_until_its_answer_then_carries_on(dawn):
     for _ in range(10):
         dawn.update(1 / 30)
     assert (body.x, body.y) != at
+
+
+def test_one_figure_per_tile_diners_around_one_table_and_a_waiter_beside_them(renderer):
+    cast = ("Mika", "Ren", "Maya", "Sam", "Jonah")
+    town = Town(cast)
+    house = town.world.bodies["Mika"].place
+    table = next(o for o in town.world.objects.in_place(house) if o.type == "dining_table")
+    for name in cast[:4]:
+        town.world.bodies[name].x, town.world.bodies[name].y = town.world.bodies["Mika"].x, town.world.bodies["Mika"].y
+        assert town.world.settle(name, table.id, "eat", town.clock.t)
+    waiter = town.world.bodies["Jonah"]  # a fifth, refused, standing where the first diner stands
+    waiter.x, waiter.y = town.world.bodies["Mika"].x, town.world.bodies["Mika"].y
+    assert not town.world.start_use("Jonah", table.id, "eat", town.clock.t)
+    assert len({town.world.bodies[n].tile for n in cast}) == 1  # the world stands them all on one tile
+    views = {b.name: b for b in vm.town_bodies(town)}
+    tiles = {n: (int(v.x) // TILE_PX, int(v.y) // TILE_PX) for n, v in views.items()}
+    assert len(set(tiles.values())) == len(cast), tiles
+    assert {tiles[n] for n in cast[:4]} == set(table.use_tiles)  # each diner at its own place at the table
+    chairs = {o.tile for o in town.world.objects.in_place(house) if o.type == "chair"}
+    assert all(views[n].pose == "sit" for n in cast[:4] if tiles[n] in chairs)
+    assert town.town.place_at(views["Jonah"].x, views["Jonah"].y) == town.town.place_at(table.x, table.y)
+    app = App(town, renderer, (W, H))
+    app.town.camera.center_on(table.x, table.y)
+    app.draw(pygame.Surface((W, H)))
+    assert len({renderer.hits[n].center for n in cast}) == len(cast)  # five figures on screen, not one

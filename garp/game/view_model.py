@@ -18,11 +18,11 @@ from garp.mind.needs import URGENT_THRESHOLD as URGENT_NEED
 from garp.mind.persona import AXES as AXIS_POLES  # axis -> (pole at +, pole at -)
 from garp.mind.persona import GRADES, NEED_NAMES
 from garp.game.phrasing import readable_why
-from garp.game.poses import PoseMap, Rect, shape
+from garp.game.poses import PoseMap, Rect, Tile, shape, spread
 from garp.sim.opening import overnight
 from garp.sim.pace import keep_up_speed
 from garp.sim.pause import ANSWERING
-from garp.units import DAY_S
+from garp.units import DAY_S, TILE_PX
 
 TRAIT_AXES = tuple(AXIS_POLES)  # paper III-A4
 REFUSALS = ("admission", "stale")  # scheduler outcomes where code answered because the model could not be in time
@@ -73,7 +73,8 @@ class BodyView:
 @lru_cache(maxsize=4)
 def pose_map(objects: Any) -> PoseMap:
     """The poses of a town's objects, built once per object registry."""
-    return PoseMap({o.id: shape(o.tile, o.kind.size, o.blocks, [a.verb for a in o.affordances])
+    return PoseMap({o.id: shape(o.tile, o.kind.size, o.blocks, [a.verb for a in o.affordances],
+                                attr(o, "use_tiles", default=()))
                     for o in (objects or [])})
 
 
@@ -87,25 +88,53 @@ def _bubble_text(body: Any, t: float) -> str:
 
 
 def bodies(world: Any, t: float, minds: Any = None, held: frozenset[str] = frozenset()) -> list[BodyView]:
-    """Every character as drawn: posed on what it uses; one the player is interviewing stands still
-    and says it is answering."""
+    """Every character as drawn: posed on what it uses, one figure per tile; one the player is
+    interviewing stands still and says it is answering."""
     out = []
     minds = minds or {}
-    poses = pose_map(attr(world, "objects"))
+    objects = attr(world, "objects")
+    poses = pose_map(objects)
     for name, body in dict(attr(world, "bodies", default={})).items():
-        using = attr(body, "using")
+        using = tuple(attr(body, "using")) if isinstance(attr(body, "using"), (tuple, list)) else None
         facing = str(attr(body, "facing", default="down") or "down")
-        pose = poses.pose(_num(attr(body, "x")), _num(attr(body, "y")), facing,
-                          tuple(using) if isinstance(using, (tuple, list)) else None)
+        pose = poses.pose(_num(attr(body, "x")), _num(attr(body, "y")), facing, using,
+                          _user_slot(objects, using, name))
         out.append(BodyView(
             name=name, x=pose.x, y=pose.y,
             activity=ANSWERING if name in held else _shown_activity(body, minds.get(name)),
             place=str(attr(body, "place", default="") or ""),
-            using=" ".join(str(u) for u in reversed(using)) if isinstance(using, (tuple, list)) else str(using or ""),
+            using=" ".join(str(u) for u in reversed(using)) if using else "",
             facing=pose.facing, moving=bool(attr(body, "moving", default=False)) and name not in held,
             bubble=_bubble_text(body, t), anim_phase=_num(attr(body, "anim_phase", default=0.0)),
             pose=pose.kind, bed=pose.rect))
-    return out
+    return _one_per_tile(out, attr(world, "town"))
+
+
+def _user_slot(objects: Any, using: tuple[str, str] | None, name: str) -> int:
+    """The body's place among the object's users, in arrival order (0: the first, or unknown)."""
+    try:
+        users = list(objects.get(using[0]).users) if using and objects is not None else []
+    except Exception:  # noqa: BLE001 — an object the registry no longer has is drawn as a lone user
+        return 0
+    return users.index(name) if name in users else 0
+
+
+def _one_per_tile(views: list[BodyView], town: Any) -> list[BodyView]:
+    """Still figures drawn on one tile step aside to a free walkable tile of the same room."""
+    if town is None or not views:
+        return views
+
+    def is_open(here: Tile, there: Tile) -> bool:
+        centre = lambda c: ((c[0] + 0.5) * TILE_PX, (c[1] + 0.5) * TILE_PX)  # noqa: E731
+        return town.is_walkable(there) and town.place_at(*centre(there)) == town.place_at(*centre(here))
+
+    order = sorted(range(len(views)), key=lambda i: (views[i].pose != "lie", not views[i].using, views[i].name))
+    placed = spread([(views[i].x, views[i].y, views[i].moving) for i in order], is_open)
+    for i, (x, y) in zip(order, placed):
+        v = views[i]
+        if (x, y) != (v.x, v.y):
+            v.x, v.y, v.pose, v.bed = x, y, "stand", None
+    return views
 
 
 def held(sim: Any) -> frozenset[str]:

@@ -27,6 +27,7 @@ NEEDS: tuple[str, ...] = ("hunger", "rest", "hygiene", "social", "fun", "comfort
 
 IDLE = "idle"
 IN_USE = "in use"
+SEAT_VERBS = frozenset({"sit", "relax", "attend"})  # a thing offering one of these is a seat
 GRID_CELL_PX = 128  # spatial-hash cell for `near` queries (4 tiles of 32 px)
 
 
@@ -120,7 +121,9 @@ class WorldObject(BaseModel):
     owners: list[str] = Field(default_factory=list)
     state: str = IDLE
     users: dict[str, str] = Field(default_factory=dict, description="user -> affordance verb, in arrival order")
-    use_tile: tuple[int, int] | None = Field(default=None, description="where an agent stands to use it")
+    use_tiles: list[tuple[int, int]] = Field(default_factory=list,
+                                             description="one tile per user it takes at once: the world stands a "
+                                             "user on the first, the picture draws the k-th user on the k-th")
     map_id: int | None = Field(default=None, description="the object's id in the Tiled map")
     base_state: str = IDLE  # state before the current users arrived
     pending_state: str | None = None  # leaves_state to apply when the last user leaves
@@ -128,6 +131,11 @@ class WorldObject(BaseModel):
     @property
     def affordances(self) -> list[Affordance]:
         return self.kind.affordances
+
+    @property
+    def use_tile(self) -> tuple[int, int] | None:
+        """Where a lone user stands."""
+        return self.use_tiles[0] if self.use_tiles else None
 
     @property
     def blocks(self) -> bool:

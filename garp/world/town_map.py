@@ -30,7 +30,7 @@ import numpy as np
 from garp.errors import GarpError
 from garp.paths import ASSETS
 from garp.units import TILE_PX
-from garp.world.objects import ObjectRegistry, ObjectType, WorldObject, load_object_types
+from garp.world.objects import SEAT_VERBS, ObjectRegistry, ObjectType, WorldObject, load_object_types
 from garp.world.pathfinding import nearest_walkable
 
 PLACE_KINDS = ("home", "cafe", "school", "library", "park", "shop", "workplace")
@@ -310,6 +310,7 @@ class TownMap:
         types = types or self.types
         counts: dict[str, int] = {}
         objs = []
+        seats = self._seat_tiles(types)
         for p in self.placements:
             if p.type not in types:
                 raise GarpError(f"{self.path}: object {p.map_id} '{p.name}' has unknown object type '{p.type}'; known types: {', '.join(sorted(types))}")
@@ -326,21 +327,37 @@ class TownMap:
             objs.append(WorldObject(
                 id=oid, map_id=p.map_id, type=p.type, name=p.name, kind=kind, x=cx, y=cy, tile=p.tile, place=bname,
                 room=room.name if room is not None and room.is_room else "", owners=owners,
-                use_tile=self._use_tile(p, kind, room)))
+                use_tiles=self._use_tiles(p, kind, room, seats)))
         return ObjectRegistry(objs)
 
-    def _use_tile(self, p: ObjectPlacement, kind: ObjectType, room: Place | None) -> Tile | None:
-        """Where an agent stands to use it: on it if it does not block, else a walkable neighbour."""
+    def _seat_tiles(self, types: dict[str, ObjectType]) -> set[Tile]:
+        """Tiles of things one sits on where one stands (chairs, benches): a table's users sit there."""
+        out: set[Tile] = set()
+        for p in self.placements:
+            kind = types.get(p.type)
+            if kind is not None and not kind.blocks and any(a.verb in SEAT_VERBS for a in kind.affordances):
+                out.update((p.tile[0] + i, p.tile[1] + j) for j in range(kind.size[1]) for i in range(kind.size[0]))
+        return out
+
+    def _use_tiles(self, p: ObjectPlacement, kind: ObjectType, room: Place | None,
+                   seats: set[Tile]) -> list[Tile]:
+        """Where its users stand, one body per tile, as many as it takes at once: on it if it does
+        not block, else walkable neighbours in its room, chairs and the front first."""
         foot = [(p.tile[0] + i, p.tile[1] + j) for j in range(kind.size[1]) for i in range(kind.size[0])]
         if not kind.blocks:
-            return min(foot, key=lambda t: (not self.is_walkable(t), t[1], t[0]))
+            on = sorted(foot, key=lambda t: (not self.is_walkable(t), t[1], t[0]))
+            return on[:kind.capacity]
         same_room = set(room.tiles) if room is not None and room.is_room else None
-        ring = []
+        ring: dict[Tile, tuple] = {}
         for (fx, fy) in foot:
             for dx, dy in ((0, 1), (0, -1), (-1, 0), (1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)):
                 t = (fx + dx, fy + dy)
                 if t not in foot and self.is_walkable(t) and (same_room is None or t in same_room):
-                    ring.append((0 if dy == 1 and dx == 0 else 1 if dx == 0 or dy == 0 else 2, t[1], t[0], t))
-        if ring:
-            return min(ring)[3]
-        return nearest_walkable(self.walkable, foot[0])
+                    side = 0 if dy == 1 and dx == 0 else 1 if dx == 0 or dy == 0 else 2
+                    ring[t] = min(ring.get(t, side), side)
+        if not ring:
+            return [tuple(nearest_walkable(self.walkable, foot[0]))]
+        front = min(ring, key=lambda t: (ring[t], t[1], t[0]))  # where a lone user stands
+        rest = sorted((t for t in ring if t != front),
+                      key=lambda t: (t not in seats or ring[t] == 2, ring[t], t[1], t[0]))
+        return [front, *rest][:kind.capacity]
