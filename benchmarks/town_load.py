@@ -157,7 +157,20 @@ def run_speed(speed: float | None, opts, backend, embedder) -> dict:
         stats, engine_after = sim.scheduler.stats(), backend.compute_stats()
     finally:
         sim.close()
-    return summarise(chosen, played, stats, list(sim.log.events), engine_before, engine_after)
+    out = summarise(chosen, played, stats, list(sim.log.events), engine_before, engine_after)
+    return out | demand(out, stats["measured_tok_s"], len(sim.minds))
+
+
+def demand(out: dict, probe_tok_s: float, agents: int) -> dict:
+    """The town's demand in the unit garp.sim.pace plans with: completion tokens the start-up probe
+    (InferenceScheduler.measure_tok_s) would make in the machine time one agent-hour took here,
+    generation and scoring both. Only where the probe ran (the default speed)."""
+    if probe_tok_s <= 0:
+        return {}
+    game_hours = out["wall_s"] * out["speed"] / 3600.0
+    machine_s = (out["engine_busy_share"] + out["scoring_share"]) * out["wall_s"]
+    return {"probe_tok_s": round(probe_tok_s, 1),
+            "demand_tok_per_agent_hour": round(machine_s * probe_tok_s / max(game_hours * agents, 1e-6), 1)}
 
 
 def summarise(speed, played, stats, events, engine_before, engine_after) -> dict:

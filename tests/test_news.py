@@ -86,3 +86,21 @@ def test_word_of_mouth_logs_who_heard_and_commits_who_accepted():
     news = [e for e in log.events if e["kind"] == "news_heard"]
     assert [(e["agent"], e["heard_from"]) for e in news] == [("Priya", "Maya")]
     assert (PARTY.id, "Priya") in maya.events.told
+
+
+def test_a_same_day_party_gets_a_call_on_every_invitee_before_it_starts():
+    """Maya's party tonight (party_news): her housemate over breakfast, a friend home all day next,
+    then those who work at their work, since after work would be too late for 19:00."""
+    from garp.mind.news import invitation_visits
+    homes = {"Maya": "Maya's House", "Priya": "Maya's House", "Greta": "Greta's House",
+             "Mika": "Mika's House", "Erica": "Erica's House"}
+    work = {"Maya": "Corner Shop", "Priya": "Town Library", "Greta": None, "Mika": "Corner Shop",
+            "Erica": "Hobbs Cafe"}
+    visits = invitation_visits(PARTY, ["Priya", "Mika", "Greta", "Erica"], homes, work, 7 * H)
+    where = {next(p for p in v.participants if p != "Maya"): (v.start, v.place) for v in visits}
+    assert where["Priya"] == (7.5 * H, "Maya's House")
+    assert where["Greta"][1] == "Greta's House" and where["Greta"][0] > where["Priya"][0]
+    assert where["Mika"][1] == "Corner Shop" and where["Erica"][1] == "Hobbs Cafe"
+    assert all(v.end <= PARTY.start for v in visits) and len(visits) == 4
+    for a, b in zip(visits, visits[1:]):
+        assert b.start - a.end >= 45 * 60  # a walk between calls

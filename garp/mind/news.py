@@ -25,6 +25,7 @@ AFTER_WORK_S = 18.5 * 3600.0      # time of day someone with a workplace is home
 VISIT_WALK_S = COMMITMENT_TRAVEL_LEAD_S  # game s between two visits: a walk across town
 LATEST_VISIT_S = 21 * 3600.0      # no call on anyone after this time of day
 FIRST_VISIT_OF_DAY_S = 10 * 3600.0  # the earliest call of a day
+BEFORE_WORK_S = 8.5 * 3600.0      # before this time of day those who work are still at home
 ACTS = ("invite", "relay", "accept", "decline")  # what a line may do with an event
 SAID_KEPT = 12                    # lines remembered as said to one person (not said again to them)
 
@@ -98,24 +99,32 @@ def intention_event(what: str, start: float, end: float, place: str, owner: str,
 
 def invitation_visits(event: Commitment, invite: list[str], homes: dict[str, str],
                       workplaces: dict[str, str | None], from_t: float) -> list[Commitment]:
-    """The owner's errands for an intention: one visit per invitee home (housemates together), those
-    home all day first, those who work after work, with a walk between visits. A call that would
-    come too late in the evening waits for the next day, when those who work are seen at work."""
+    """The owner's errands for an intention: one visit per invitee home (housemates together), the
+    owner's own housemates first (at home now), then those home all day, then those who work, after
+    work; a walk between visits. A call that would come too late in the evening waits for the next
+    day, when those who work are seen at work; one that would come too late for the event itself
+    finds them at work on its day. Someone no call can reach in time is left to chance meetings."""
     groups: dict[str, list[str]] = {}
     for g in invite:
-        if homes.get(g) and homes.get(g) != homes.get(event.host):
+        if homes.get(g):
             groups.setdefault(homes[g], []).append(g)
     first_day = int(from_t // DAY_S)
     t = from_t + INVITE_FIRST_AFTER_S
     visits = []
-    for home, who in sorted(groups.items(), key=lambda hw: any(workplaces.get(g) for g in hw[1])):
+    order = lambda hw: (hw[0] != homes.get(event.host), any(workplaces.get(g) for g in hw[1]))  # noqa: E731
+    for home, who in sorted(groups.items(), key=order):
         work = next((workplaces[g] for g in who if workplaces.get(g)), None)
-        t, place = _visit_slot(t, first_day, home, work)
-        if t + INVITE_VISIT_S > event.start:
-            break  # no visit that would make the host late for its own event
-        visits.append(make_commitment(f"invite {' and '.join(who)} to {event.what}", t, place, event.host,
-                                      participants=who, end=t + INVITE_VISIT_S))
-        t += INVITE_VISIT_S + VISIT_WALK_S
+        slot = _visit_slot(t, first_day, home, work)
+        if home == homes.get(event.host) and t % DAY_S < BEFORE_WORK_S:
+            slot = (t, home)  # the host's housemates, over breakfast
+        elif slot[0] + INVITE_VISIT_S > event.start and work:
+            slot = (t, work)  # after work is too late: call at work, today
+        if slot[0] + INVITE_VISIT_S > event.start:
+            continue  # no visit that would make the host late for its own event
+        start, place = slot
+        visits.append(make_commitment(f"invite {' and '.join(who)} to {event.what}", start, place, event.host,
+                                      participants=who, end=start + INVITE_VISIT_S))
+        t = start + INVITE_VISIT_S + VISIT_WALK_S
     return visits
 
 

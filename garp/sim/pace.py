@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Model tokens one agent has generated per game hour, from the recorded 20-agent `town` day
-# (scenarios/replies/replies.sqlite, replayed by `garp check town`): 105,623 completion tokens in
-# 480 agent-hours, over calls of 323 prompt tokens on average. The throughput it is set against
-# (InferenceScheduler.measure_tok_s) is measured on requests of that same mix, prompt processing
-# included, so prompts and scoring are priced in by the measurement rather than here.
-DEMAND_TOK_PER_AGENT_HOUR = 220.0
+# What one agent asks of the model per game hour, in the unit the start-up probe measures
+# (InferenceScheduler.measure_tok_s: completion tokens per wall second on requests of the town's
+# mix): the tokens the probe would make in the machine time, generation and option scoring both,
+# that one agent-hour of the 20-agent town took. Measured by benchmarks/town_load.py at x10 with
+# live replies (its `demand_tok_per_agent_hour`): 125, since day plans and lines are ranked, not
+# generated (it was 220 generated tokens when every text was generated).
+DEMAND_TOK_PER_AGENT_HOUR = 125.0
 TARGET_LOAD = 0.8   # share of the throughput planned for: bursts (everyone's morning plan) need the rest
 MIN_SPEED = 10.0    # slower than a game day in 2.4 wall hours is no longer a town to watch
 SPEED_STEP = 5.0    # speeds are rounded down to a multiple of this (x30, not x31.7)
