@@ -66,6 +66,11 @@ def test_an_event_that_is_over_or_already_told_is_not_news():
     k.learn(PARTY)
     k.told.add((PARTY.id, "Priya"))
     assert k.news_for("Priya", 10 * H) == [] and k.news_for("Greta", 22 * H) == []
+    arjun = EventKnowledge("Arjun")
+    arjun.learn(heard(PARTY, "Arjun", "Greta", 17 * H))
+    assert arjun.news_for("Greta", 17 * H) == [] and arjun.news_for("Sam", 17 * H) != []  # not back to its teller
+    assert arjun.news_for("Sam", 19.5 * H, "Hobbs Cafe") == []  # met at the party itself: no news to either
+    assert arjun.news_for("Sam", 19.5 * H, "Greta's House") != []
     again = EventKnowledge("Maya")
     again.restore(k.state())
     assert again.known == k.known and again.told == k.told
@@ -104,3 +109,42 @@ def test_a_same_day_party_gets_a_call_on_every_invitee_before_it_starts():
     assert all(v.end <= PARTY.start for v in visits) and len(visits) == 4
     for a, b in zip(visits, visits[1:]):
         assert b.start - a.end >= 45 * 60  # a walk between calls
+
+
+def test_someone_with_news_ranks_telling_it_and_says_what_over_its_silence():
+    """Decide-to-talk is written by the model, except when the speaker has news for the other:
+    then talking to tell it and leaving the other be are ranked, and the prompt names the news."""
+    from garp.mind.conversation import DecideToTalk, TalkInputs
+    base = dict(speaker="Greta", other="Arjun", speaker_activity="gardening", other_activity="reading",
+                relationship="housemates", emotion="calm")
+    fn = DecideToTalk()
+    assert fn.candidates(TalkInputs(**base)) is None
+    news = "Maya's party at Hobbs Cafe today at 19:00"
+    eager = fn.candidates(TalkInputs(**base, news=news, familiarity=0.8))
+    assert [c.out.talk for c in eager] == [True, False] and eager[0].utility > eager[1].utility
+    assert news in fn.rank_messages(TalkInputs(**base, news=news))[-1]["content"]
+    low = fn.candidates(TalkInputs(**base, news=news, familiarity=0.0, withdrawn=True))
+    assert max(low, key=lambda c: c.utility).out.talk is False  # not in the mood: code would keep quiet
+
+
+
+def test_an_invitation_call_at_the_partys_own_place_keeps_the_party_in_the_hosts_book():
+    """Erica works at Hobbs Cafe, where the party is: the call on her there at 13:00 is an errand of
+    its own, so Maya's book still has her party at 19:00, and a chat that would pull her home at
+    19:00 is refused as a clash with it."""
+    from garp.eventlog import EventLog
+    from garp.mind.commitments import CommitmentBook
+    from garp.sim.conversation_job import _commitments
+    books = {n: CommitmentBook(n) for n in ("Maya", "Mika")}
+    books["Maya"].add(PARTY)
+    books["Maya"].add(make_commitment("invite Erica to Maya's party", 13 * H, "Hobbs Cafe", "Maya",
+                                      participants=["Erica"], end=14 * H))
+    assert sorted(c.what for c in books["Maya"].all()) == ["Maya's party", "invite Erica to Maya's party"]
+    minds = {n: types.SimpleNamespace(name=n, commitments=b) for n, b in books.items()}
+    log, committed = EventLog(None), []
+    brain = types.SimpleNamespace(minds=minds, log=log, commit=lambda m, c, t: committed.append((m.name, c)),
+                                  hooks=types.SimpleNamespace(heard_from_host=lambda a, b, t: None))
+    meet = make_commitment("meet up", 19 * H, "Maya's House", "Maya", participants=["Mika"], end=21 * H)
+    assert _commitments(brain, minds["Maya"], minds["Mika"], {"Mika": meet}, 17 * H) == [] and not committed
+    refused, = [e for e in log.events if e["kind"] == "commitment_refused"]
+    assert (refused["agent"], refused["clash"]) == ("Mika", "Maya's party")

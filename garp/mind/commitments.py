@@ -260,14 +260,15 @@ def make_commitment(what: str, start: float, place: str, host: str, *, participa
 def same_event(a: Commitment, b: Commitment) -> bool:
     """Same host and (similar description, or same place on the same day).
 
-    The host's own plans are exact: two of them at different places or on different days are
-    two events, however alike the words ("invite Erica to the jam session" is an errand, not
-    the jam session). Only an account from someone else may differ in time and place."""
+    The host's own plans are exact: two of them at different places, on different days or at
+    times that do not overlap are two events, however alike the words ("invite Erica to the
+    jam session" is an errand, not the jam session, even at the same place). Only an account
+    from someone else may differ in time and place."""
     if a.host.casefold() != b.host.casefold():
         return False
     if a.id == b.id:
         return True
-    if a.source == b.source == "own" and (a.place, a.day) != (b.place, b.day):
+    if a.source == b.source == "own" and ((a.place, a.day) != (b.place, b.day) or a.end <= b.start or b.end <= a.start):
         return False
     return word_overlap(a.what, b.what) >= SAME_EVENT_WORD_OVERLAP or (a.place == b.place and a.day == b.day)
 

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from garp.engine.lmfunction import LMFunction, chat
+from garp.engine.lmfunction import Candidate, LMFunction, chat
 
 # --- tunables (paper III-A9) -----------------------------------------------------------------
 CHAT_RANGE_PX = 96.0  # interaction range, map pixels (3 tiles)
@@ -220,10 +220,12 @@ class ConversationManager:
         return True, "ok"
 
     async def decide(self, a: SocialState, b: SocialState, scheduler, t: float,
-                     deadline: float | None = None) -> tuple[bool, Any]:
+                     deadline: float | None = None, news: str = "", familiarity: float = 0.0) -> tuple[bool, Any]:
+        """Does `a` start a talk with `b`? `news`: an event `a` could tell `b` of, which makes the
+        choice one the model ranks (talk to tell it, or not) rather than writes."""
         inputs = TalkInputs(speaker=a.name, other=b.name, speaker_activity=a.activity, other_activity=b.activity,
                             relationship=a.relationship, emotion=a.emotion,
-                            withdrawn=is_withdrawn(a.emotion_label, a.valence))
+                            withdrawn=is_withdrawn(a.emotion_label, a.valence), news=news, familiarity=familiarity)
         out, rec = await scheduler.call(DecideToTalk(), inputs, agent=a.name, deadline=deadline, game_time=t)
         return bool(out.talk), rec
 
@@ -237,10 +239,18 @@ class TalkInputs(BaseModel):
     relationship: str
     emotion: str
     withdrawn: bool = False
+    news: str = ""  # an event the speaker could tell the other of ("Maya's party at Hobbs Cafe today at 19:00")
+    familiarity: float = 0.0
 
 
 class TalkOut(BaseModel):
     talk: bool
+
+
+U_TELL = 0.6          # rank mode: talking to pass on news, plus U_TELL_CLOSE × familiarity
+U_TELL_CLOSE = 0.3
+U_LEAVE_BE = 0.45     # not talking now, plus U_WITHDRAWN when not in the mood for company
+U_WITHDRAWN = 0.4
 
 
 class DecideToTalk(LMFunction):
@@ -260,8 +270,20 @@ class DecideToTalk(LMFunction):
                  f"{inputs.other} is {inputs.other_activity or 'idle'}.",
                  f"Relationship: {inputs.relationship or 'they do not know each other'}",
                  f"Mood: {inputs.emotion}" + (" (withdrawn, not in the mood for company)" if inputs.withdrawn else ""),
+                 *([f"{inputs.speaker} could tell {inputs.other} about {inputs.news}."] if inputs.news else []),
                  f"Does {inputs.speaker} talk to {inputs.other} now?"]
         return chat(system, "\n".join(lines))
+
+    def candidates(self, inputs: TalkInputs) -> list[Candidate] | None:
+        """With news to tell, talking to tell it or leaving the other be, ranked; otherwise the
+        model writes the answer (None)."""
+        if not inputs.news:
+            return None
+        tell = U_TELL + U_TELL_CLOSE * inputs.familiarity
+        leave = U_LEAVE_BE + (U_WITHDRAWN if inputs.withdrawn else 0.0)
+        return [Candidate(TalkOut(talk=True), f"{inputs.speaker} goes over to tell {inputs.other} about it.",
+                          tell, "tell"),
+                Candidate(TalkOut(talk=False), f"{inputs.speaker} leaves {inputs.other} be for now.", leave, "leave")]
 
     def fallback(self, inputs: TalkInputs) -> TalkOut:
         return TalkOut(talk=not inputs.withdrawn)

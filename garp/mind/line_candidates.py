@@ -214,7 +214,7 @@ def unsaid(options: list[LineOption], said: list[str]) -> list[LineOption]:
 
 # --- events told by word of mouth (garp.mind.news) ------------------------------------------
 U_INVITE = 1.0            # the host telling an invitee: what the errand is for
-U_RELAY = 0.55            # passing news on, plus U_RELAY_CLOSE × familiarity: friends tell friends
+U_RELAY = 0.7             # passing news on, plus U_RELAY_CLOSE × familiarity: friends tell friends
 U_RELAY_CLOSE = 0.3
 U_ACCEPT = 0.95           # accepting an invitation from someone one knows (less from a stranger)
 U_DECLINE = 0.3

@@ -27,6 +27,7 @@ LATEST_VISIT_S = 21 * 3600.0      # no call on anyone after this time of day
 FIRST_VISIT_OF_DAY_S = 10 * 3600.0  # the earliest call of a day
 BEFORE_WORK_S = 8.5 * 3600.0      # before this time of day those who work are still at home
 ACTS = ("invite", "relay", "accept", "decline")  # what a line may do with an event
+ARRIVING_S = COMMITMENT_TRAVEL_LEAD_S  # this long before an event, someone met at its place has come for it
 SAID_KEPT = 12                    # lines remembered as said to one person (not said again to them)
 
 
@@ -69,11 +70,13 @@ class EventKnowledge:
             self.known[event.id] = event
         return old is None
 
-    def news_for(self, listener: str, t: float) -> list[NewsItem]:
-        """Events not yet over this mind could tell `listener` about (not the listener's own)."""
+    def news_for(self, listener: str, t: float, place: str = "") -> list[NewsItem]:
+        """Events not yet over this mind could tell `listener` about: not the listener's own, nor
+        one the listener told this mind of, nor one both are at (under way where they meet)."""
         return [NewsItem(e.id, e.what, e.place, e.start, e.host, e.host == self.owner)
                 for e in sorted(self.known.values(), key=lambda e: e.start)
-                if e.end > t and e.host != listener and (e.id, listener) not in self.told]
+                if e.end > t and listener not in (e.host, e.heard_from) and (e.id, listener) not in self.told
+                and not (place == e.place and t >= e.start - ARRIVING_S)]
 
     def state(self) -> dict:
         return {"known": [e.model_dump(mode="json") for e in self.known.values()], "told": sorted(self.told),

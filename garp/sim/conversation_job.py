@@ -38,7 +38,7 @@ def speaker(brain: JobContext, mind: AgentMind, other: str, place: str, topic: s
                           urgent_thoughts=thoughts[-3:], reserved=bool(soc and soc.pole == "introverted"),
                           memory=mind.memory, place=place, purpose=purpose,
                           familiarity=mind.relationships.get_or_meet(other).familiarity,
-                          news=mind.events.news_for(other, t), said_before=mind.events.said_to(other))
+                          news=mind.events.news_for(other, t, place), said_before=mind.events.said_to(other))
 
 
 async def converse(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMind) -> list[Command]:
@@ -94,11 +94,17 @@ def word_of_mouth(brain: JobContext, tr: Any, minds: dict[str, AgentMind]) -> di
 
 
 async def _wants_to_talk(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMind) -> bool:
-    """The model's decide-to-talk (III-A9) from both sides' situation when the job was asked."""
+    """The model's decide-to-talk (III-A9) from both sides' situation when the job was asked; the one
+    of the two with news to tell the other decides (the first to speak when both or neither have)."""
+    if not a.events.news_for(b.name, job.asked_t, job.place) and b.events.news_for(a.name, job.asked_t, job.place):
+        a, b = b, a
     sa = social_state(a, b.name, job.bodies[a.name], job.activities[a.name])
     sb = social_state(b, a.name, job.bodies[b.name], job.activities[b.name])
     sa.relationship = a.relationships.summary(b.name)
-    talk, _ = await ConversationManager().decide(sa, sb, brain.scheduler, job.asked_t, deadline=brain.deadline())
+    news, rel = a.events.news_for(b.name, job.asked_t, job.place), a.relationships.get(b.name)
+    told = f"{news[0].what} at {news[0].place} {news[0].when(job.asked_t)}" if news else ""
+    talk, _ = await ConversationManager().decide(sa, sb, brain.scheduler, job.asked_t, deadline=brain.deadline(),
+                                                 news=told, familiarity=rel.familiarity if rel else 0.0)
     return talk
 
 
