@@ -93,23 +93,3 @@ def test_two_threads_sharing_one_backend_get_valid_answers(llm_backend):
     assert all(json.loads(r) for r in results[0::2]) and expected
     assert all(r == pytest.approx(expected_scores, abs=1e-4) for r in results[1::2])
 
-
-@pytest.mark.model
-def test_a_prompt_and_its_prior_asked_in_turn_each_find_their_head_cached(llm_backend):
-    """Rank mode asks a function's prompt, then its context-free prior, call after call: each
-    keeps a head sequence of its own (garp/engine/scoring.py), so the second round decodes no
-    prompt token again, and the scores are the first round's (to the rounding a unified cache's
-    cell placement brings: up to 0.09 nats per token measured here)."""
-    real = [{"role": "system", "content": "You answer with one word."},
-            {"role": "user", "content": "What do bees make?"}]
-    prior = [{"role": "system", "content": "You answer with one word."},
-             {"role": "user", "content": "Say something."}]
-    opts = ["honey", "gravel"]
-    first = (llm_backend.score_options(real, opts), llm_backend.score_options(prior, opts))
-    scorer = llm_backend.scorer
-    before = (scorer.prompt_tokens, scorer.reused_tokens)
-    again = (llm_backend.score_options(real, opts), llm_backend.score_options(prior, opts))
-    asked, reused = scorer.prompt_tokens - before[0], scorer.reused_tokens - before[1]
-    assert asked > 0 and reused == asked  # both heads were still held
-    assert again[0] == pytest.approx(first[0], abs=0.15) and again[1] == pytest.approx(first[1], abs=0.15)
-    assert again[0][0] > again[0][1]

@@ -1,13 +1,11 @@
 """Option scoring in one batch: every option decoded at once on top of one shared prompt.
 
 Rank mode (issue 18) and score-mode choices ask the model how likely each of a few short
-texts is as the reply to one prompt. The prompt is decoded once on one of HEADS head
-sequences: the one holding the longest head it shares with an earlier prompt, so a function's
-own prompt and its context-free prior (asked right after it, for calibration) each find their
-last one still cached instead of pushing each other out. Each option then gets a sequence of
-its own whose cells start as a copy of the prompt's (a copy only tags the cells), and all the
-options are decoded together in one `llama_decode`, so the model's weights are read once for
-all of them instead of once per option.
+texts is as the reply to one prompt. The prompt is decoded once on sequence 0 (keeping the
+longest head it shares with the previous prompt); each option then gets a sequence of its
+own whose cells start as a copy of the prompt's (a copy only tags the cells), and all the
+options are decoded together in one `llama_decode`, so the model's weights are read once
+for all of them instead of once per option.
 """
 
 from __future__ import annotations
@@ -18,15 +16,14 @@ from garp.engine.batch_engine import common_prefix
 from garp.errors import GarpError
 
 # Tunables
-MAX_OPTIONS = 16          # options scored in one pass (sequences HEADS..HEADS + MAX_OPTIONS - 1)
-HEADS = 4                 # prompt heads kept (sequences 0..HEADS - 1): a few functions' prompts and priors
+MAX_OPTIONS = 16          # options scored in one pass (sequences 1..MAX_OPTIONS)
 BATCH_TOKENS = 512        # tokens one decode carries (prompt chunks, or all options together)
 OPTION_ROOM_TOKENS = 1024  # context kept beyond the prompt for the options' cells
 
 
 class OptionScorer:
-    """Owns a llama.cpp context with HEADS + MAX_OPTIONS sequences in a unified KV cache. Not
-    thread-safe: the backend calls it under its own lock."""
+    """Owns a llama.cpp context with MAX_OPTIONS + 1 sequences in a unified KV cache. Not thread-safe:
+    the backend calls it under its own lock."""
 
     def __init__(self, llm, n_ctx: int, n_threads: int):
         import llama_cpp
@@ -35,7 +32,7 @@ class OptionScorer:
         self.n_ctx = n_ctx + OPTION_ROOM_TOKENS
         params = llama_cpp.llama_context_default_params()
         params.n_ctx, params.n_batch, params.n_ubatch = self.n_ctx, BATCH_TOKENS, BATCH_TOKENS
-        params.n_seq_max, params.kv_unified = HEADS + MAX_OPTIONS, True
+        params.n_seq_max, params.kv_unified = MAX_OPTIONS + 1, True
         params.n_threads = params.n_threads_batch = n_threads
         self.ctx = llama_cpp.llama_init_from_model(llm._model.model, params)
         if not self.ctx:
@@ -43,9 +40,7 @@ class OptionScorer:
         self._mem = llama_cpp.llama_get_memory(self.ctx)
         self._batch = llama_cpp.llama_batch_init(BATCH_TOKENS, 0, 1)
         self._n_vocab = llm.n_vocab()
-        self.heads: list[list[int]] = [[] for _ in range(HEADS)]  # the prompt head each head sequence holds
-        self._last_used = [0] * HEADS  # when each head last served (a counter): the least recent is replaced
-        self._uses = 0
+        self.cached: list[int] = []  # the prompt head held on sequence 0
         self.prompt_tokens = self.reused_tokens = 0
 
     def score(self, prompt: list[int], options: list[list[int]]) -> list[float]:
@@ -59,48 +54,26 @@ class OptionScorer:
         if len(head) + sum(len(o) + 1 for o in options) > self.n_ctx:
             raise GarpError(f"score_options: {len(head)} prompt tokens and {len(options)} options do not fit "
                             f"the scoring context of {self.n_ctx}")
-        seq = self._hold_prompt(head, room=sum(len(o) + 1 for o in options))
+        self._hold_prompt(head)
         rows = [[last] + opt for opt in options]
         scores: list[float] = [0.0] * len(options)
         for group in self._groups(rows):
-            self._decode_options(seq, group, rows, options, len(head), scores)
-        for k in range(len(options)):
-            self._lc.llama_memory_seq_rm(self._mem, HEADS + k, -1, -1)
+            self._decode_options(group, rows, options, len(head), scores)
+        for k in range(1, len(options) + 1):
+            self._lc.llama_memory_seq_rm(self._mem, k, -1, -1)
         return scores
 
-    def _hold_prompt(self, head: list[int], room: int) -> int:
-        """A head sequence that holds `head`, and its number: the one sharing the longest prefix
-        with it is extended when it holds nothing beyond that prefix; otherwise the least recently
-        used other head takes a copy of the prefix and is extended, so the longer head survives."""
-        shared = [common_prefix(h, head) for h in self.heads]
-        best = max(range(HEADS), key=lambda i: (shared[i], self._last_used[i]))
-        keep = shared[best]
-        seq = best
-        if keep < len(self.heads[best]):
-            seq = min((i for i in range(HEADS) if i != best), key=lambda i: self._last_used[i])
-            self._lc.llama_memory_seq_rm(self._mem, seq, -1, -1)
-            self._lc.llama_memory_seq_cp(self._mem, best, seq, 0, keep)
-            self.heads[seq] = self.heads[best][:keep]
-        self._make_room(seq, len(head) - keep + room)
-        self._uses += 1
-        self._last_used[seq] = self._uses
+    def _hold_prompt(self, head: list[int]) -> None:
+        """Sequence 0 holds `head`, reusing what it shares with the previous prompt."""
+        keep = common_prefix(self.cached, head)
         self.prompt_tokens, self.reused_tokens = self.prompt_tokens + len(head), self.reused_tokens + keep
-        self._lc.llama_memory_seq_rm(self._mem, seq, keep, -1)
+        self._lc.llama_memory_seq_rm(self._mem, 0, keep, -1)
+        self.cached = head[:keep]
         for k in range(keep, len(head), BATCH_TOKENS):
             chunk = head[k:k + BATCH_TOKENS]
-            self._fill([(seq, k, chunk, False)])
+            self._fill([(0, k, chunk, False)])
             self._decode()
-            self.heads[seq] = self.heads[seq] + chunk
-        return seq
-
-    def _make_room(self, seq: int, needed: int) -> None:
-        """Forget the least recently used other heads until the cells all heads hold (counted as if
-        none were shared) and `needed` more fit the context."""
-        others = sorted((i for i in range(HEADS) if i != seq), key=lambda i: self._last_used[i])
-        while others and sum(len(h) for h in self.heads) + needed > self.n_ctx:
-            i = others.pop(0)
-            self._lc.llama_memory_seq_rm(self._mem, i, -1, -1)
-            self.heads[i], self._last_used[i] = [], 0
+            self.cached = self.cached + chunk
 
     def _groups(self, rows: list[list[int]]) -> list[list[int]]:
         """Option indexes in groups whose tokens fit one decode."""
@@ -113,12 +86,12 @@ class OptionScorer:
             size += len(row)
         return groups + [current]
 
-    def _decode_options(self, seq: int, group: list[int], rows: list[list[int]], options: list[list[int]],
-                        base: int, scores: list[float]) -> None:
+    def _decode_options(self, group: list[int], rows: list[list[int]], options: list[list[int]], base: int,
+                        scores: list[float]) -> None:
         for i in group:
-            self._lc.llama_memory_seq_rm(self._mem, HEADS + i, -1, -1)
-            self._lc.llama_memory_seq_cp(self._mem, seq, HEADS + i, 0, base)
-        self._fill([(HEADS + i, base, rows[i], True) for i in group])
+            self._lc.llama_memory_seq_rm(self._mem, i + 1, -1, -1)
+            self._lc.llama_memory_seq_cp(self._mem, 0, i + 1, 0, base)
+        self._fill([(i + 1, base, rows[i], True) for i in group])
         self._decode()
         n_out = sum(len(rows[i]) for i in group)
         logits = np.ctypeslib.as_array(self._lc.llama_get_logits(self.ctx), shape=(n_out, self._n_vocab))
@@ -144,7 +117,7 @@ class OptionScorer:
         rc = self._lc.llama_decode(self.ctx, self._batch)
         if rc != 0:
             self._lc.llama_memory_clear(self._mem, True)
-            self.heads, self._last_used = [[] for _ in range(HEADS)], [0] * HEADS
+            self.cached = []
             raise GarpError(f"llama_decode returned {rc} while scoring options")
 
     def close(self) -> None:
