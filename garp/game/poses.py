@@ -14,6 +14,7 @@ from typing import Callable, Iterable
 
 from garp.units import TILE_PX
 from garp.world.objects import SEAT_VERBS
+from garp.world.world import tile_center
 
 LIE_VERBS = frozenset({"sleep", "nap"})
 
@@ -45,10 +46,6 @@ def shape(tile: Tile, size: tuple[int, int], blocks: bool, verbs: Iterable[str],
     w, h = size
     return Shape((tile[0] * TILE_PX, tile[1] * TILE_PX, w * TILE_PX, h * TILE_PX), blocks,
                  any(v in SEAT_VERBS for v in verbs), tuple(tuple(t) for t in slots))
-
-
-def tile_centre(tile: Tile) -> tuple[float, float]:
-    return tile[0] * TILE_PX + TILE_PX / 2, tile[1] * TILE_PX + TILE_PX / 2
 
 
 def _centre(rect: Rect) -> tuple[float, float]:
@@ -87,7 +84,7 @@ class PoseMap:
         if used is None:
             return Pose("stand", x, y, facing)
         if 0 < slot < len(used.slots):  # the first user is drawn where the world put it
-            x, y = tile_centre(used.slots[slot])
+            x, y = tile_center(used.slots[slot])
         if using[1] in LIE_VERBS:
             return Pose("lie", *_centre(used.rect), facing, used.rect)
         if used.seat and not used.blocks:
@@ -110,7 +107,7 @@ def spread(figures: list[tuple[float, float, bool]], is_open: Callable[[Tile, Ti
                           key=lambda c: (max(abs(c[0] - tile[0]), abs(c[1] - tile[1])), abs(c[1] - tile[1]), c))
             free = next((c for c in ring if c not in shown and is_open(tile, c)), None)
             if free is not None:
-                x, y = tile_centre(free)
+                x, y = tile_center(free)
                 tile = free
         if not moving:
             shown.add(tile)

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from garp.engine.memory_store import TYPES as MEMORY_TYPES
+from garp.errors import GarpError
 from garp.mind.needs import URGENT_THRESHOLD as URGENT_NEED
 from garp.mind.persona import AXES as AXIS_POLES  # axis -> (pole at +, pole at -)
 from garp.mind.persona import GRADES, NEED_NAMES
@@ -22,7 +23,8 @@ from garp.game.poses import PoseMap, Rect, Tile, shape, spread
 from garp.sim.opening import overnight
 from garp.sim.pace import keep_up_speed
 from garp.sim.pause import ANSWERING
-from garp.units import DAY_S, TILE_PX
+from garp.units import DAY_S
+from garp.world.world import tile_center
 
 TRAIT_AXES = tuple(AXIS_POLES)  # paper III-A4
 REFUSALS = ("admission", "stale")  # scheduler outcomes where code answered because the model could not be in time
@@ -95,7 +97,8 @@ def bodies(world: Any, t: float, minds: Any = None, held: frozenset[str] = froze
     objects = attr(world, "objects")
     poses = pose_map(objects)
     for name, body in dict(attr(world, "bodies", default={})).items():
-        using = tuple(attr(body, "using")) if isinstance(attr(body, "using"), (tuple, list)) else None
+        using = attr(body, "using")
+        using = tuple(using) if isinstance(using, (tuple, list)) else None
         facing = str(attr(body, "facing", default="down") or "down")
         pose = poses.pose(_num(attr(body, "x")), _num(attr(body, "y")), facing, using,
                           _user_slot(objects, using, name))
@@ -114,7 +117,7 @@ def _user_slot(objects: Any, using: tuple[str, str] | None, name: str) -> int:
     """The body's place among the object's users, in arrival order (0: the first, or unknown)."""
     try:
         users = list(objects.get(using[0]).users) if using and objects is not None else []
-    except Exception:  # noqa: BLE001 — an object the registry no longer has is drawn as a lone user
+    except GarpError:  # an object the registry no longer has is drawn as a lone user
         return 0
     return users.index(name) if name in users else 0
 
@@ -125,8 +128,7 @@ def _one_per_tile(views: list[BodyView], town: Any) -> list[BodyView]:
         return views
 
     def is_open(here: Tile, there: Tile) -> bool:
-        centre = lambda c: ((c[0] + 0.5) * TILE_PX, (c[1] + 0.5) * TILE_PX)  # noqa: E731
-        return town.is_walkable(there) and town.place_at(*centre(there)) == town.place_at(*centre(here))
+        return town.is_walkable(there) and town.place_at(*tile_center(there)) == town.place_at(*tile_center(here))
 
     order = sorted(range(len(views)), key=lambda i: (views[i].pose != "lie", not views[i].using, views[i].name))
     placed = spread([(views[i].x, views[i].y, views[i].moving) for i in order], is_open)

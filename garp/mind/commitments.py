@@ -268,7 +268,8 @@ def same_event(a: Commitment, b: Commitment) -> bool:
         return False
     if a.id == b.id:
         return True
-    if a.source == b.source == "own" and ((a.place, a.day) != (b.place, b.day) or a.end <= b.start or b.end <= a.start):
+    apart = (a.place, a.day) != (b.place, b.day) or a.end <= b.start or b.end <= a.start
+    if a.source == b.source == "own" and apart:
         return False
     return word_overlap(a.what, b.what) >= SAME_EVENT_WORD_OVERLAP or (a.place == b.place and a.day == b.day)
 

@@ -96,12 +96,13 @@ def word_of_mouth(brain: JobContext, tr: Any, minds: dict[str, AgentMind]) -> di
 async def _wants_to_talk(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMind) -> bool:
     """The model's decide-to-talk (III-A9) from both sides' situation when the job was asked; the one
     of the two with news to tell the other decides (the first to speak when both or neither have)."""
-    if not a.events.news_for(b.name, job.asked_t, job.place) and b.events.news_for(a.name, job.asked_t, job.place):
-        a, b = b, a
+    news = a.events.news_for(b.name, job.asked_t, job.place)
+    if not news and (theirs := b.events.news_for(a.name, job.asked_t, job.place)):
+        a, b, news = b, a, theirs
     sa = social_state(a, b.name, job.bodies[a.name], job.activities[a.name])
     sb = social_state(b, a.name, job.bodies[b.name], job.activities[b.name])
     sa.relationship = a.relationships.summary(b.name)
-    news, rel = a.events.news_for(b.name, job.asked_t, job.place), a.relationships.get(b.name)
+    rel = a.relationships.get(b.name)
     told = f"{news[0].what} at {news[0].place} {news[0].when(job.asked_t)}" if news else ""
     talk, _ = await ConversationManager().decide(sa, sb, brain.scheduler, job.asked_t, deadline=brain.deadline(),
                                                  news=told, familiarity=rel.familiarity if rel else 0.0)
