@@ -146,3 +146,52 @@ def test_garp_interview_in_the_terminal_answers_and_remembers():
         assert any('asked: "Where do you work?"' in r.description for r in chats)
     finally:
         session.close()
+
+
+def _sourced_mind(store, embedder, background: str, memories: list[tuple[str, str, float]]):
+    """A character with `background` and memories (text, type, hours before 18:00 on day 2)."""
+    from garp.mind.factory import make_mind
+    from garp.mind.persona import Persona
+
+    persona = Persona(name="Ilse", age=41, occupation="potter", personality="Ilse is calm and exact.",
+                      background=background, home="Ilse's House", workplace="Kiln Yard")
+    mind = make_mind(persona, store=store, embedder=embedder, scheduler=None, t=0.0)
+    for text, kind, hours_ago in memories:
+        asyncio.run(mind.memory.remember(text, t=NOW - 3600.0 * hours_ago, type=kind, poignancy=3))
+    return mind
+
+
+NOW = 86400.0 + 18 * 3600.0  # day 2, 18:00
+
+
+def _best_answer(mind, question: str) -> str:
+    from garp.mind.interview import interview_inputs, interview_sources
+
+    used = asyncio.run(interview_sources(mind, question, NOW))
+    candidates = InterviewAnswer().candidates(interview_inputs(mind, question, used))
+    return max(candidates, key=lambda c: c.utility).text
+
+
+def test_interview_finds_a_person_asked_about_by_their_role(tmp_path, embedder):
+    """"Your brother" is Pavel, named in the persona: the memory about Pavel answers, although the
+    question shares no word with it."""
+    from garp.engine.memory_store import MemoryStore
+
+    with MemoryStore(tmp_path / "memory") as store:
+        mind = _sourced_mind(store, embedder, "Ilse shares the workshop with her brother Pavel.", [
+            ("Ilse talked with Pavel in the yard; he is rebuilding the old kiln door this week.", "chat", 3.0),
+            ("Ilse glazed twelve blue bowls for the market.", "event", 2.0),
+            ("Ilse thinks the clay from the river bank is too sandy.", "thought", 5.0)])
+        assert "kiln door" in _best_answer(mind, "What is your brother busy with?")
+
+
+def test_interview_does_not_answer_a_question_about_last_night_with_todays_lunch(tmp_path, embedder):
+    from garp.engine.memory_store import MemoryStore
+
+    with MemoryStore(tmp_path / "memory") as store:
+        mind = _sourced_mind(store, embedder, "Ilse grew up by the coast.", [
+            ("Ilse ate a bowl of lentil soup for lunch at the cafe.", "event", 5.0),
+            ("Ilse glazed twelve blue bowls for the market.", "event", 2.0)])
+        assert "lentil soup" in _best_answer(mind, "What did you have for lunch today?")
+        assert _best_answer(mind, "What did you have for dinner last night?") == FALLBACK_ANSWER
+        assert "coast" in _best_answer(mind, "Where did you grow up?")

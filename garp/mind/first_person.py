@@ -18,6 +18,8 @@ _ADVERBS = frozenset("always usually often never sometimes also still just reall
 _NOT_VERBS = frozenset("this thus always perhaps us yes as its his hers ours yours".split())
 _AUXILIARIES = frozenset("had was is has would could will did can should might must".split())
 _DETERMINERS = frozenset("the a an my his her their some".split())
+_CLAUSE_OPENERS = frozenset("and but who whom that which because when while where if so since until though "
+                            "although whereas once".split())  # a name right after one opens a clause: its subject
 _PRONOUNS = {"he": "I", "she": "I", "him": "me", "his": "my", "her": "my", "himself": "myself", "herself": "myself"}
 
 
@@ -49,7 +51,9 @@ def first_person(text: str, name: str, *, pronouns: bool = False) -> str:
     """`text` about `name` as `name` would say it."""
     out = re.sub(rf"\b{re.escape(name)}'s\s+([A-Z][a-z]+)\b", lambda m: "my " + m.group(1).lower(), text)
     out = re.sub(rf"\b{re.escape(name)}'s\b", "my", out)
-    if pronouns:
+    if pronouns:  # "her" before a pause or a preposition is the object ("have her.", "told her about")
+        out = re.sub(r"\b(her)\b(?=[.,;:!?]|$|\s+(?:to|at|in|on|for|with|about|from|and|but|that|up|out)\b)",
+                     lambda m: _keep_case(m.group(1), "me"), out, flags=re.I)
         out = re.sub(r"\b(he|she|him|his|her|himself|herself)\b",
                      lambda m: _keep_case(m.group(1), _PRONOUNS[m.group(1).lower()]), out, flags=re.I)
     words = out.split()
@@ -57,7 +61,7 @@ def first_person(text: str, name: str, *, pronouns: bool = False) -> str:
         core = w.rstrip(".,;:!?")
         if core == name or (pronouns and core == "I"):
             nxt = words[i + 1].lower() if i + 1 < len(words) else ""
-            subject = i == 0 or words[i - 1].endswith((".", "!", "?")) or words[i - 1].lower() in ("and", "but") \
+            subject = i == 0 or words[i - 1].endswith((".", "!", "?")) or words[i - 1].lower() in _CLAUSE_OPENERS \
                 or nxt in _AUXILIARIES
             words[i] = ("I" if subject else "me") + w[len(core):]
             if subject:
