@@ -231,3 +231,24 @@ def test_requests_without_a_deadline_are_never_refused(llm_backend):
         assert sched.stats()["answered"]["admission"] == 0
     finally:
         sched.stop()
+
+
+def test_a_waiting_interview_takes_the_next_scoring_turn_before_earlier_waiters():
+    """Three scoring passes wait for the turn; the interview's, which came last, goes first."""
+    from garp.engine.threads import TurnLock, urgent
+
+    turn, order = TurnLock(), []
+
+    def score(name: str, is_interview: bool) -> None:
+        with urgent(is_interview), turn:
+            order.append(name)
+
+    with turn:  # a pass in progress
+        waiters = [threading.Thread(target=score, args=(f"choice {i}", False)) for i in range(2)]
+        waiters.append(threading.Thread(target=score, args=("interview", True)))
+        for w in waiters:
+            w.start()
+            time.sleep(0.05)
+    for w in waiters:
+        w.join(5)
+    assert order[0] == "interview" and sorted(order[1:]) == ["choice 0", "choice 1"]

@@ -20,7 +20,7 @@ from garp.engine.scoring import OptionScorer
 from garp.engine.models import ModelProfile, ModelSpec, named_formatters, resolve_model
 from garp.engine.servers import (HTTP_MAX_IN_FLIGHT, HTTP_RETRIES, HTTP_TIMEOUT_S, Completion, EndpointConfig,
                                  ServerPool, endpoint_configs)
-from garp.engine.threads import COMPUTE, thread_budget
+from garp.engine.threads import COMPUTE, TurnLock, thread_budget
 from garp.errors import GarpError
 
 
@@ -52,7 +52,7 @@ class LlamaCppBackend:
 
         self.spec, self.profile, self.seed = spec, spec.profile, seed
         self._lock = threading.RLock()
-        self._score_turn = threading.Lock()  # one scoring pass waits for the cores at a time
+        self._score_turn = TurnLock()  # one scoring pass waits for the cores at a time; an interview's first
         threads = n_threads or spec.profile.n_threads or thread_budget().llama
         native_probe.ensure_runs(spec.path, threads)  # a build this CPU cannot run fails here, with the fix
         try:

@@ -141,7 +141,9 @@ class Embedder:
     def _encode(self, texts: list[str]) -> np.ndarray:
         if self._model is None:
             self._model = self._load()
-        vecs = [self._model.encode(text) for text in texts]
+        model = self._model
+        with COMPUTE:  # one turn for the whole list: each text waiting for its own turn behind a
+            vecs = [model.encode(text) for text in texts]  # scoring pass made an interview take seconds
         self.calls += len(texts)
         return np.asarray(vecs, dtype=np.float32).reshape(len(texts), DIM)
 
@@ -177,7 +179,7 @@ class _MiniLM:
         torch = self._torch
         features = self.tokenizer([text], padding=True, truncation="longest_first", return_tensors="pt",
                                   max_length=MAX_TOKENS).to(self.device)
-        with COMPUTE, torch.no_grad():  # never beside a llama.cpp step (garp/engine/threads.py)
+        with torch.no_grad():  # the caller holds COMPUTE: never beside a llama.cpp step (garp/engine/threads.py)
             tokens = self.model(**features)[0]
             mask = features["attention_mask"].unsqueeze(-1).expand(tokens.size()).to(tokens.dtype)
             mean = torch.sum(tokens * mask, 1) / torch.clamp(mask.sum(1), min=1e-9)

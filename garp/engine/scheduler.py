@@ -32,6 +32,7 @@ from typing import Any, Callable
 from garp.engine import admission as adm
 from garp.engine.lmfunction import (SCORE_PREFIX, CallRecord, LMFunction, answered_by_code, best_utility,
                                     new_record, run_choice, run_function)
+from garp.engine.threads import urgent
 from garp.errors import GarpError
 
 # Tunables
@@ -337,7 +338,8 @@ class InferenceScheduler:
             req, late = popped
             wait = time.monotonic() - req.enqueued
             try:
-                result = req.fallback(late) if late else req.run()
+                with urgent(req.cost.value == adm.INTERVIEW):  # its scoring passes go first
+                    result = req.fallback(late) if late else req.run()
             except Exception as e:  # noqa: BLE001 — run_* never raise; this guards the fallback path too
                 result = req.fallback(f"{type(e).__name__}: {e}")
             result[1].queue_wait_s = wait

@@ -15,8 +15,10 @@ together never outnumber the cores:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -42,6 +44,48 @@ class FairLock:
 
 
 COMPUTE = FairLock()  # held by whoever computes on the cores: a batch step, a scoring pass, an embedding
+
+_URGENT = threading.local()
+
+
+@contextlib.contextmanager
+def urgent(flag: bool = True) -> Iterator[None]:
+    """Mark the calling thread's work as a waiting player's (an interview) while the block runs."""
+    before = getattr(_URGENT, "on", False)
+    _URGENT.on = flag
+    try:
+        yield
+    finally:
+        _URGENT.on = before
+
+
+def is_urgent() -> bool:
+    return bool(getattr(_URGENT, "on", False))
+
+
+class TurnLock:
+    """One holder at a time; a thread marked `urgent` goes ahead of every other waiter, so a
+    player's interview waits for the scoring pass in progress only, not for each one queued."""
+
+    def __init__(self) -> None:
+        self._cv = threading.Condition(threading.Lock())
+        self._held = False
+        self._urgent_waiting = 0
+
+    def __enter__(self) -> "TurnLock":
+        mine = is_urgent()
+        with self._cv:
+            self._urgent_waiting += mine
+            while self._held or (not mine and self._urgent_waiting):
+                self._cv.wait()
+            self._urgent_waiting -= mine
+            self._held = True
+        return self
+
+    def __exit__(self, *exc) -> None:
+        with self._cv:
+            self._held = False
+            self._cv.notify_all()
 
 
 @dataclass(frozen=True)
