@@ -262,7 +262,7 @@ def _lower_first(text: str) -> str:
 class QuestionCues:
     """What the question asks for, read once: its embedded forms and the code-read cues."""
     vectors: tuple[Any, ...]  # the question, and the question with relations named ("your partner Marek")
-    want: str | None          # name | time | number (asked_type)
+    want: str | None          # name | time | number | place (asked_type)
     past: bool                # about an event, not a habit
     history: bool             # about the character's life before now
     window: tuple[float, float] | None
@@ -292,8 +292,8 @@ async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemo
 
 def _adjust(u: UsedMemory, text: str, vec: Any, cues: QuestionCues) -> None:
     """Score one source against the question's cues. A habit (persona fact) loses PAST_PENALTY on a
-    question about a past event; a source without what the question asks for (a name, a time, a
-    number) loses TYPE_PENALTY; an event from outside the asked time loses OUT_OF_WINDOW; the life
+    question about a past event; a source without what the question asks for (a name, a time, a place, a
+    number) loses TYPE_PENALTY; an event or habit outside the asked time loses OUT_OF_WINDOW; the life
     story gains W_HISTORY on a question about the character's past."""
     cosine = max([float(np.dot(q, vec)) for q in cues.vectors] + [u.factors.get("cosine", -1.0)])
     habit = u.source != "memory"
