@@ -72,8 +72,8 @@ def ask_all(entry: dict, scheduler, store: MemoryStore, embedder: Embedder) -> l
         label = label_of(entry, q["answer"])
         res = asyncio.run(iv.interview(mind, q["q"], scheduler, NOW_T))
         top = res.memories[0] if res.memories else None
-        targets = [iv.first_sentences(u.description) for u in res.memories if u.source == label] if label and label.startswith("persona:") \
-            else [iv.first_sentences(iv.memory_in_first_person(label, mind.persona.name))] if label else []
+        targets = [iv.as_answer(u.description) for u in res.memories if u.source == label] if label and label.startswith("persona:") \
+            else [iv.as_answer(iv.memory_in_first_person(label, mind.persona.name))] if label else []
         rows.append({"q": q["q"], "label": label, "answer": res.answer, "facts": q["facts"], "targets": targets,
                      "top_ok": top is not None and source_matches(label, top.description, top.source),
                      "source_ok": res.answer in targets,

@@ -115,7 +115,7 @@ def test_terminal_session_prints_answers_with_memory_scores():
     assert session.asked == ["What do you do?"]
     text = out.getvalue()
     assert "Oliver: I keep the records." in text
-    assert " 3.25  sim 1.00  poig 0.30  rec 0.20  I keep the town records." in text
+    assert " 3.25  fit 3.25  cos 0.00  poig 0.30  rec 0.20  I keep the town records." in text
     assert format_result("Oliver", session.ask("x")).count("\n") == 2
 
 
@@ -141,7 +141,7 @@ def test_garp_interview_in_the_terminal_answers_and_remembers():
         out = io.StringIO()
         assert run_session(session, io.StringIO("Where do you work?\n"), out) == 1
         text = out.getvalue()
-        assert "Oliver: " in text and "sim " in text and "model: " in text
+        assert "Oliver: " in text and "cos " in text and "model: " in text
         chats = session.store.records("Oliver", ["chat"])
         assert any('asked: "Where do you work?"' in r.description for r in chats)
     finally:
@@ -164,6 +164,15 @@ def _sourced_mind(store, embedder, background: str, memories: list[tuple[str, st
 NOW = 86400.0 + 18 * 3600.0  # day 2, 18:00
 
 
+@pytest.fixture
+def ilse(tmp_path, embedder):
+    """Makes the character Ilse with a background and memories, in a fresh store."""
+    from garp.engine.memory_store import MemoryStore
+
+    with MemoryStore(tmp_path / "memory") as store:
+        yield lambda background, memories: _sourced_mind(store, embedder, background, memories)
+
+
 def _best_answer(mind, question: str) -> str:
     from garp.mind.interview import interview_inputs, interview_sources
 
@@ -172,26 +181,32 @@ def _best_answer(mind, question: str) -> str:
     return max(candidates, key=lambda c: c.utility).text
 
 
-def test_interview_finds_a_person_asked_about_by_their_role(tmp_path, embedder):
+def test_interview_finds_a_person_asked_about_by_their_role(ilse):
     """"Your brother" is Pavel, named in the persona: the memory about Pavel answers, although the
     question shares no word with it."""
-    from garp.engine.memory_store import MemoryStore
-
-    with MemoryStore(tmp_path / "memory") as store:
-        mind = _sourced_mind(store, embedder, "Ilse shares the workshop with her brother Pavel.", [
-            ("Ilse talked with Pavel in the yard; he is rebuilding the old kiln door this week.", "chat", 3.0),
-            ("Ilse glazed twelve blue bowls for the market.", "event", 2.0),
-            ("Ilse thinks the clay from the river bank is too sandy.", "thought", 5.0)])
-        assert "kiln door" in _best_answer(mind, "What is your brother busy with?")
+    mind = ilse("Ilse shares the workshop with her brother Pavel.", [
+        ("Ilse talked with Pavel in the yard; he is rebuilding the old kiln door this week.", "chat", 3.0),
+        ("Ilse glazed twelve blue bowls for the market.", "event", 2.0),
+        ("Ilse thinks the clay from the river bank is too sandy.", "thought", 5.0)])
+    assert "kiln door" in _best_answer(mind, "What is your brother busy with?")
 
 
-def test_interview_does_not_answer_a_question_about_last_night_with_todays_lunch(tmp_path, embedder):
-    from garp.engine.memory_store import MemoryStore
+def test_interview_does_not_answer_a_question_about_last_night_with_todays_lunch(ilse):
+    mind = ilse("Ilse grew up by the coast.", [
+        ("Ilse ate a bowl of lentil soup for lunch at the cafe.", "event", 5.0),
+        ("Ilse glazed twelve blue bowls for the market.", "event", 2.0)])
+    assert "lentil soup" in _best_answer(mind, "What did you have for lunch today?")
+    assert _best_answer(mind, "What did you have for dinner last night?") == FALLBACK_ANSWER
+    assert "coast" in _best_answer(mind, "Where did you grow up?")
 
-    with MemoryStore(tmp_path / "memory") as store:
-        mind = _sourced_mind(store, embedder, "Ilse grew up by the coast.", [
-            ("Ilse ate a bowl of lentil soup for lunch at the cafe.", "event", 5.0),
-            ("Ilse glazed twelve blue bowls for the market.", "event", 2.0)])
-        assert "lentil soup" in _best_answer(mind, "What did you have for lunch today?")
-        assert _best_answer(mind, "What did you have for dinner last night?") == FALLBACK_ANSWER
-        assert "coast" in _best_answer(mind, "Where did you grow up?")
+
+def test_interview_answers_what_was_done_and_who_was_talked_to_today(ilse):
+    """Open questions about the day share no topic with any memory: what was done at the time
+    asked about answers them, and for "who did you talk to" a conversation does."""
+    mind = ilse("Ilse grew up by the coast.", [
+        ("Ilse saw Pavel at the Kiln Yard", "event", 9.0),
+        ("Ilse talked with Marta at the market about the price of clay.", "chat", 6.0),
+        ("Ilse thinks the clay from the river bank is too sandy.", "thought", 30.0)])
+    assert "Marta" in _best_answer(mind, "Who did you talk to today?")
+    morning = _best_answer(mind, "What did you do this morning?")
+    assert morning != FALLBACK_ANSWER and morning.endswith(".")

@@ -60,12 +60,13 @@ def find_store_dir(save: str | Path) -> Path:
 def format_result(name: str, result: InterviewResult) -> str:
     """The answer and the memories it used, safe to print (no escapes from the model or the store)."""
     lines = [f"  {result.notice}"] if result.notice else []
-    lines += [f"{name}: {printable(result.answer)}", f"  ({result.kind} question; memories used, score = 3 x "
-                                                      "similarity + 0.5 x poignancy + 0.5 x recency)"]
+    lines += [f"{name}: {printable(result.answer)}",
+              f"  ({result.kind} question; sources best first: score = fit (raw cosine, then the question's cues: "
+              "time, kind of answer, shared words) + importance and recency as tie-breaks)"]
     for m in result.memories:
         f = m.factors
-        lines.append(f"  {m.score:5.2f}  sim {f.get('similarity', 0):.2f}  poig {f.get('poignancy', 0):.2f}  "
-                     f"rec {f.get('recency', 0):.2f}  {printable(m.description)}")
+        lines.append(f"  {m.score:5.2f}  fit {f.get('fit', m.score):.2f}  cos {f.get('cosine', 0):.2f}  "
+                     f"poig {f.get('poignancy', 0):.2f}  rec {f.get('recency', 0):.2f}  {printable(m.description)}")
     if not result.memories:
         lines.append("  (no memories)")
     call = result.call

@@ -33,6 +33,8 @@ W_RECENCY = 0.05
 W_LEXICAL = 0.15       # share of the question's content words the source shares
 W_WHEN = 0.1           # the memory is from the time the question asks about ("this morning")
 OUT_OF_WINDOW = 0.25   # an event from outside the time the question asks about ("last night" vs lunch today)
+W_OPEN_RECALL = 0.3    # an event of the asked time answering "What did you do then?" (no topic to match)
+W_TALK = 0.15          # a conversation answering a question about talking ("Who did you speak to?")
 W_HISTORY = 0.2        # the life story answering a question about the character's past ("before you ...")
 PAST_PENALTY = 0.1     # a persona habit answering a question about a past event
 TYPE_PENALTY = 0.3     # a source without the name, time or number the question asks for
@@ -130,6 +132,12 @@ def first_sentences(text: str, n: int = 2) -> str:
     return " ".join(parts[:n]).strip()
 
 
+def as_answer(text: str) -> str:
+    """A source as said in answer: its first two sentences, ending as a sentence does."""
+    said = first_sentences(text)[:MAX_ANSWER_CHARS]
+    return said if not said or said.endswith((".", "!", "?", '"')) else said[:MAX_ANSWER_CHARS - 1] + "."
+
+
 class InterviewAnswer(LMFunction[InterviewInputs, Utterance]):
     name: ClassVar[str] = "interview_answer"
     value: ClassVar[str] = "interview"
@@ -175,8 +183,8 @@ class InterviewAnswer(LMFunction[InterviewInputs, Utterance]):
 
     # -- rank mode: the answers are the sources in the first person, or "I don't recall"
     def candidates(self, inputs: InterviewInputs) -> list[Candidate]:
-        found = [Candidate(Utterance(utterance=first_sentences(text)[:MAX_ANSWER_CHARS]), first_sentences(text),
-                           cosine, source) for text, source, cosine in inputs.sources]
+        found = [Candidate(Utterance(utterance=as_answer(text)), as_answer(text), cosine, source)
+                 for text, source, cosine in inputs.sources]
         return found + [Candidate(Utterance(utterance=FALLBACK_ANSWER), FALLBACK_ANSWER, RECALL_FLOOR, "none")]
 
     def rank_messages(self, inputs: InterviewInputs) -> list[dict]:
@@ -267,6 +275,9 @@ class QuestionCues:
     history: bool             # about the character's life before now
     window: tuple[float, float] | None
     stems: frozenset[str]
+    speaker: str = ""         # the interviewee: its own name answers no "who"
+    about_talk: bool = False  # "Who did you talk to?": a conversation (a chat memory) answers
+    open_recall: bool = False  # "What did you do this morning?": anything done then answers
 
 
 async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemory]:
@@ -282,8 +293,11 @@ async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemo
     spoken = [u.description if u.source != "memory" else memory_in_first_person(u.description, name) for u in used]
     forms = list(dict.fromkeys([question, named]))
     vecs = await mind.memory.embedder.aembed(forms + spoken)
+    window = time_window(question, t)
     cues = QuestionCues(tuple(_unit(v) for v in vecs[:len(forms)]), asked_type(question), asks_about_past(question),
-                        asks_about_history(question), time_window(question, t), frozenset(_stems(named)))
+                        asks_about_history(question), window, frozenset(_stems(named)), speaker=name,
+                        open_recall=window is not None and not topic_words(question),
+                        about_talk=bool(_TALK.search(question)))
     for u, text, v in zip(used, spoken, vecs[len(forms):]):
         _adjust(u, text, _unit(v), cues)
     used.sort(key=lambda u: -u.score)
@@ -299,13 +313,16 @@ def _adjust(u: UsedMemory, text: str, vec: Any, cues: QuestionCues) -> None:
     habit = u.source != "memory"
     timed = u.source == "memory" and u.kind in ("event", "chat") and u.created is not None
     window = cues.window
-    inside = window is not None and timed and window[0] <= u.created < window[1]  # type: ignore[operator]
+    inside = window is not None and timed and window[0] <= u.created <= window[1]  # type: ignore[operator]
     history = cues.history and u.source == "persona:background"
     penalty = (PAST_PENALTY if cues.past and habit and not history else 0.0) \
-        + (TYPE_PENALTY if cues.want and not states_type(text, cues.want) else 0.0) \
+        + (TYPE_PENALTY if cues.want and not states_type(text, cues.want, cues.speaker) else 0.0) \
         + (OUT_OF_WINDOW if window is not None and (timed or habit) and not inside else 0.0)
     lexical = len(cues.stems & _stems(text)) / len(cues.stems) if cues.stems else 0.0
-    fit = W_RELEVANCE * cosine - penalty + W_LEXICAL * lexical + W_WHEN * float(inside) + W_HISTORY * float(history)
+    answers_open = u.kind == "chat" if cues.about_talk else u.kind in ("event", "chat")
+    when = (W_OPEN_RECALL if cues.open_recall and answers_open else W_WHEN) * float(inside)
+    talk = W_TALK * float(cues.about_talk and u.kind == "chat")
+    fit = W_RELEVANCE * cosine - penalty + W_LEXICAL * lexical + when + W_HISTORY * float(history) + talk
     tie_break = u.score - W_RELEVANCE * u.factors.get("cosine_stored", 0.0)  # importance and recency
     u.factors.update({"cosine": cosine, "penalty": penalty, "lexical": lexical, "when": float(inside),
                       "history": float(history), "fit": fit})
@@ -339,6 +356,36 @@ def name_relations(question: str, people: dict[str, str]) -> str:
         who = people.get(m.group(2).lower())
         return f"{m.group(0)} {who}" if who and who.lower() not in question.lower() else m.group(0)
     return re.sub(rf"\b(your|you're|ur)\s+({_KIN})\b", named, question, flags=re.I)
+
+
+_PLACE_WORDS = frozenset("at in on near behind inside outside".split())
+
+
+def person_names(text: str, own_name: str = "") -> list[str]:
+    """Capitalised words inside the sentence that may name a person: not "I", a day, a month or
+    "Mum", not the speaker, and not a place ("at Hobbs Cafe", "in Erica's House")."""
+    skip = NOT_NAMES | {own_name.lower(), f"{own_name.lower()}'s"}
+    words, names, place = text.split(), [], False
+    for before, word in zip(words, words[1:]):
+        core = word.strip(".,;:!?'\"")
+        # a place runs from "at"/"in"... over articles and capitalised words, to the first other word
+        continues = before.lower() in _PLACE_WORDS or (place and not before.endswith((",", ";", ".")))
+        place = continues and (core[:1].isupper() or core.lower() in ("the", "my", "a"))
+        if core[:1].isupper() and not place and core.lower() not in skip:
+            names.append(core)
+    return names
+
+
+_TALK = re.compile(r"\b(talk(ed|ing)?|chat(ted|ting)?|spoke|speak(ing)?|conversations?|told|tell|said|say)\b", re.I)
+GENERIC_VERBS = frozenset("do doing done did been happen happened happening going spend spent busy".split())
+
+
+def topic_words(question: str) -> set[str]:
+    """What the question is about beyond a time and a generic or talking verb: {} for "What did you do
+    today?" and for "Who did you talk to today?"."""
+    return {w for w in _words(question) if len(w) >= 4 and w not in STOPWORDS and w not in GENERIC_VERBS
+            and not _TALK.fullmatch(w) and not _TIME_WORDS.fullmatch(w)
+            and not re.fullmatch(r"this|last|earlier|lately|recently", w)}
 
 
 _HISTORY = re.compile(r"\b(before you|used to|grow up|grew up|as a (child|kid|boy|girl)|when you were (young|little)|"
@@ -398,10 +445,10 @@ def asked_type(question: str) -> str | None:
     return next((kind for kind, rx in _TYPE_QUESTIONS if rx.search(question)), None)
 
 
-def states_type(text: str, kind: str) -> bool:
+def states_type(text: str, kind: str, own_name: str = "") -> bool:
     """Whether `text` contains the kind of thing a question asked for."""
-    if kind == "name":  # a capitalised word inside the sentence other than "I", a day, a month or "Mum"
-        return any(w[:1].isupper() and w.strip(".,;:!?'").lower() not in NOT_NAMES for w in text.split()[1:])
+    if kind == "name":
+        return bool(person_names(text, own_name))
     if kind == "place":  # "at the Fox Inn", "in town", "on Market Street"
         return bool(_PLACE.search(text))
     return bool((_TIME_WORDS if kind == "time" else _NUMBER).search(text))
