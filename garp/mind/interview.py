@@ -183,8 +183,8 @@ class InterviewAnswer(LMFunction[InterviewInputs, Utterance]):
 
     # -- rank mode: the answers are the sources in the first person, or "I don't recall"
     def candidates(self, inputs: InterviewInputs) -> list[Candidate]:
-        found = [Candidate(Utterance(utterance=as_answer(text)), as_answer(text), cosine, source)
-                 for text, source, cosine in inputs.sources]
+        said = [(as_answer(text), source, fit) for text, source, fit in inputs.sources]
+        found = [Candidate(Utterance(utterance=text), text, fit, source) for text, source, fit in said]
         return found + [Candidate(Utterance(utterance=FALLBACK_ANSWER), FALLBACK_ANSWER, RECALL_FLOOR, "none")]
 
     def rank_messages(self, inputs: InterviewInputs) -> list[dict]:
@@ -205,6 +205,7 @@ class UsedMemory:
     source: str = "memory"  # "memory" or "persona:<field>" (a fact of the self-description)
     created: float | None = None  # game time of a memory (questions about "this morning")
     kind: str = ""  # the memory's type: events and chats happen at a time, thoughts and preferences hold
+    spoken: str = ""  # the source as the character says it (first person), set by interview_sources
 
     def as_dict(self) -> dict[str, Any]:
         return {"description": self.description, "score": round(self.score, 3), "source": self.source,
@@ -290,16 +291,17 @@ async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemo
     used = rerank([s for s in pool if getattr(s.record, "predicate", "") != INTERVIEW_PREDICATE], k=POOL_K)
     name = mind.persona.name
     used += [UsedMemory(text, W_IMPORTANCE, {}, f"persona:{fld}") for fld, text in persona_facts(mind.persona)]
-    spoken = [u.description if u.source != "memory" else memory_in_first_person(u.description, name) for u in used]
+    for u in used:
+        u.spoken = u.description if u.source != "memory" else memory_in_first_person(u.description, name)
     forms = list(dict.fromkeys([question, named]))
-    vecs = await mind.memory.embedder.aembed(forms + spoken)
+    vecs = await mind.memory.embedder.aembed(forms + [u.spoken for u in used])
     window = time_window(question, t)
     cues = QuestionCues(tuple(_unit(v) for v in vecs[:len(forms)]), asked_type(question), asks_about_past(question),
                         asks_about_history(question), window, frozenset(_stems(named)), speaker=name,
                         open_recall=window is not None and not topic_words(question),
                         about_talk=bool(_TALK.search(question)))
-    for u, text, v in zip(used, spoken, vecs[len(forms):]):
-        _adjust(u, text, _unit(v), cues)
+    for u, v in zip(used, vecs[len(forms):]):
+        _adjust(u, u.spoken, _unit(v), cues)
     used.sort(key=lambda u: -u.score)
     return used[:CANDIDATE_K]
 
@@ -465,8 +467,7 @@ def interview_inputs(mind: Any, question: str, used: list[UsedMemory]) -> Interv
     memories = [u for u in used if u.source == "memory"]
     on_topic = [u.description for u in memories if u.factors.get("cosine", 0.0) >= MIN_COSINE] or \
         [u.description for u in memories[:2]]
-    sources = [(u.description if u.source != "memory" else memory_in_first_person(u.description, persona.name),
-                u.source, u.factors.get("fit", 0.0)) for u in used]
+    sources = [(u.spoken or u.description, u.source, u.factors.get("fit", 0.0)) for u in used]
     return InterviewInputs(persona.name, "\n".join(parts), list(comp.voice_lines()), on_topic, question,
                            classify_question(question), sources, comp.personality_text)
 
