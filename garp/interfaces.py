@@ -64,6 +64,7 @@ class JobContext(Protocol):
     minds: dict[str, Any]
     log: EventSink
     known_places: list[str]
+    homes: dict[str, str]  # agent -> home place
     switches: dict[str, bool]
     hooks: Any  # garp.sim.hooks.SceneHooks
     sequential: bool

@@ -148,3 +148,46 @@ def test_an_invitation_call_at_the_partys_own_place_keeps_the_party_in_the_hosts
     assert _commitments(brain, minds["Maya"], minds["Mika"], {"Mika": meet}, 17 * H) == [] and not committed
     refused, = [e for e in log.events if e["kind"] == "commitment_refused"]
     assert (refused["agent"], refused["clash"]) == ("Mika", "Maya's party")
+
+
+def _guest_brain(names: list[str]):
+    """Just enough of a Brain for a conversation's commitments: real personas, relationships and
+    books for `names`, and a `commit` that stores into the book as the planner's would."""
+    from garp.eventlog import EventLog
+    from garp.mind.commitments import CommitmentBook
+    from garp.mind.persona import load_persona
+    from garp.mind.relationships import Relationships
+    from garp.paths import PERSONAS
+    minds = {}
+    for n in names:
+        persona = load_persona(PERSONAS / f"{n.lower()}.json")
+        rel = Relationships(n)
+        rel.seed(persona)
+        minds[n] = types.SimpleNamespace(name=n, persona=persona, relationships=rel, commitments=CommitmentBook(n))
+    homes = {n: m.persona.home for n, m in minds.items()}
+    return types.SimpleNamespace(minds=minds, homes=homes, log=EventLog(None), hooks=types.SimpleNamespace(
+        heard_from_host=lambda *a: None), commit=lambda mind, c, t: mind.commitments.add(c))
+
+
+def test_a_guest_who_accepts_an_open_party_sets_out_to_tell_a_close_friend_who_has_not_heard():
+    """Arjun hears of Maya's party at lunch and accepts. It is open to anyone, so he calls on Dara,
+    his friend from the cafe kitchen who knows nothing of it, at her home once both their shifts are
+    over (the routine's "until three"); Greta and Erica are already invited. A party for the
+    invited only sends him to nobody."""
+    from garp.sim.conversation_job import _commitments
+    cast = ["Maya", "Arjun", "Dara", "Greta", "Erica", "Sam"]
+    invited = make_commitment("Maya's party", 19 * H, "Hobbs Cafe", "Maya", participants=["Greta", "Erica"],
+                              end=21.5 * H)
+    brain = _guest_brain(cast)
+    arjun, maya = brain.minds["Arjun"], brain.minds["Maya"]
+    heard_it = heard(invited.model_copy(update={"open": True}), "Arjun", "Maya", 13 * H)
+    _commitments(brain, maya, arjun, {"Arjun": heard_it}, 13 * H)
+    calls = [c for c in arjun.commitments.all() if c.what.startswith("tell")]
+    assert [(c.what, c.place, c.start) for c in calls] == [("tell Dara about Maya's party", "Lena's House", 15 * H)]
+    assert calls[0].end <= invited.start and calls[0].host == "Arjun" and "Dara" in calls[0].participants
+    _commitments(brain, maya, arjun, {"Arjun": heard_it}, 14 * H)  # told again: no second round of calls
+    assert len([c for c in arjun.commitments.all() if c.what.startswith("tell")]) == 1
+    closed = _guest_brain(cast)
+    _commitments(closed, closed.minds["Maya"], closed.minds["Arjun"], {"Arjun": heard(invited, "Arjun", "Maya", 13 * H)},
+                 13 * H)
+    assert [c.what for c in closed.minds["Arjun"].commitments.all()] == ["Maya's party"]

@@ -105,6 +105,29 @@ def test_plan_tab_lists_the_day_and_expands_blocks(oliver):
     assert any("09:00-10:00  sort the morning post" in line and "<- now" in line for line in lines)
 
 
+def test_plan_tab_lists_arrangements_with_how_they_were_heard_of(oliver):
+    """A party Oliver heard of second-hand, his own errand to pass it on, and a lunch over by now:
+    the Plan tab shows the two still ahead, soonest first, with who told him."""
+    from garp.mind.commitments import make_commitment
+    from garp.mind.news import heard
+    mind = oliver.minds["Oliver"]
+    party = make_commitment("Maya's party", 19 * 3600, "Hobbs Cafe", "Maya", participants=["Priya"], end=21.5 * 3600)
+    errand = make_commitment("tell Sam about Maya's party", 17.5 * 3600, "Greta's House", "Oliver",
+                             participants=["Sam"], end=18.5 * 3600)
+    over = make_commitment("coffee with Isabel", 7 * 3600, "Hobbs Cafe", "Isabel", participants=["Oliver"],
+                           end=8 * 3600, source="heard-from-host")
+    saved = mind.commitment_view
+    mind.commitment_view = {c.id: c for c in (heard(party, "Oliver", "Isabel", T0), errand, over)}
+    try:
+        lines = AgentPanel(oliver, "Oliver").select("Plan").lines()
+    finally:
+        mind.commitment_view = saved
+    first = lines.index("Arrangements, and how it knows of them:")
+    assert lines[first + 1:] == [
+        "day 1 17:30-18:30  tell Sam about Maya's party @ Greta's House with Sam (yours)",
+        "day 1 19:00-21:30  Maya's party @ Hobbs Cafe with Maya, Priya (second-hand, from Isabel)"]
+
+
 def test_memories_tab_newest_first_with_type_filter_and_rule_header(oliver):
     tab = AgentPanel(oliver, "Oliver").select("Memories")
     persona = oliver.minds["Oliver"].persona

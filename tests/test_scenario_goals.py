@@ -37,7 +37,6 @@ def replayed_rows(sim_engine, tmp_path_factory):
 # limits): (row label, goal). Each has a strict expected-failure test below, which fails the day the
 # goal passes, so this list only ever shrinks.
 SHORT_OF_TARGET = {
-    ("party_news", "news_spread"),  # issue 19's diffusion target
     ("open_hours_curious", "places_visited"),  # a free afternoon read from Yuki's routine keeps her home
     ("open_hours[very curious]", "places_visited"),
 }

@@ -349,6 +349,25 @@ def plan_blocks(mind: Any) -> list[PlanBlock]:
     return [_block(n, str(i), 0) for i, n in enumerate(_plan_nodes(attr(mind, "plan")))]
 
 
+def arrangements(mind: Any, t: float) -> list[str]:
+    """The agent's commitments not yet over, soonest first, each saying how the agent knows of it:
+    its own (hosted, and open to anyone or not), from the host, or second-hand and from whom."""
+    view = attr(mind, "commitment_view", default=None) or {}
+    rows = []
+    for c in sorted(view.values(), key=lambda c: (c.start, c.what)):
+        if c.end <= t:
+            continue
+        if c.source == "own":
+            how = "yours, open to anyone" if getattr(c, "open", False) else "yours"
+        else:
+            teller = c.heard_from or c.host
+            how = f"from {teller}" if c.source == "heard-from-host" else f"second-hand, from {teller}"
+        others = [p for p in c.participants if p != attr(mind, "name", default="")]
+        who = "" if not others else f" with {', '.join(others)}" if len(others) <= 3 else f" with {len(others)} others"
+        rows.append(f"{day_time(c.start)}-{hhmm(c.end)}  {c.what} @ {c.place}{who} ({how})")
+    return rows
+
+
 def provisional_plan(sim: Any, mind: Any) -> list[PlanBlock]:
     """Until the model's day plan arrives: today from the persona's routine, the night's block first
     when the day's first has not begun (what the agent opened with, garp.sim.opening)."""

@@ -239,6 +239,7 @@ class Commitment(BaseModel):
     source: Source = "own"
     heard_from: str | None = None
     created_t: float = 0.0
+    open: bool = False  # anyone is welcome: a guest who accepts passes it on to friends (garp.mind.news)
 
     def describe(self) -> str:
         return f"{self.what} at {self.place}, day {self.day} {hhmm(self.start)}-{hhmm(self.end)} (host {self.host})"

@@ -7,7 +7,9 @@ may tell a listener who is not known to have heard of it: the host invites, othe
 news on. These are candidate lines like any other (garp.mind.line_candidates), ranked, never
 forced; a line that tells carries its act, so the listener learns the event with its source
 (the host's own word beats a second-hand account, VI-e), and a listener who accepts commits
-to it. Nothing is handed to anyone for having met someone.
+to it. An open event (anyone welcome) also sends a guest who accepts it to call on its closest
+friends who have not heard, with the same visits the host makes. Nothing is handed to anyone
+for having met someone.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ BEFORE_WORK_S = 8.5 * 3600.0      # before this time of day those who work are s
 ACTS = ("invite", "relay", "accept", "decline")  # what a line may do with an event
 ARRIVING_S = COMMITMENT_TRAVEL_LEAD_S  # this long before an event, someone met at its place has come for it
 SAID_KEPT = 12                    # lines remembered as said to one person (not said again to them)
+TELL_CLOSENESS = 0.2              # a guest of an open event calls on friends at least this close...
+TELL_FRIENDS = 2                  # ...and on at most this many of them
 
 
 @dataclass(frozen=True)
@@ -96,17 +100,21 @@ def heard(event: Commitment, listener: str, speaker: str, t: float) -> Commitmen
 
 
 def intention_event(what: str, start: float, end: float, place: str, owner: str, invite: list[str],
-                    room: str | None = None) -> Commitment:
-    return make_commitment(what, start, place, owner, participants=invite, end=end, room=room)
+                    room: str | None = None, open_: bool = False) -> Commitment:
+    event = make_commitment(what, start, place, owner, participants=invite, end=end, room=room)
+    return event.model_copy(update={"open": True}) if open_ else event
 
 
 def invitation_visits(event: Commitment, invite: list[str], homes: dict[str, str],
-                      workplaces: dict[str, str | None], from_t: float) -> list[Commitment]:
-    """The owner's errands for an intention: one visit per invitee home (housemates together), the
-    owner's own housemates first (at home now), then those home all day, then those who work, after
-    work; a walk between visits. A call that would come too late in the evening waits for the next
-    day, when those who work are seen at work; one that would come too late for the event itself
-    finds them at work on its day. Someone no call can reach in time is left to chance meetings."""
+                      workplaces: dict[str, str | None], from_t: float, *, caller: str | None = None,
+                      free_at: dict[str, float] | None = None) -> list[Commitment]:
+    """The errands of an event's `caller` (its host, or a guest passing an open event on): one visit
+    per home (housemates together), the caller's own housemates first (at home now), then those home
+    all day, then those who work, after work (`free_at`: seconds of the day someone's work ends, else
+    AFTER_WORK_S); a walk between visits. A call that would come too late in the evening waits for
+    the next day, when those who work are seen at work; one that would come too late for the event
+    itself finds them at work on its day. Someone no call can reach in time is left to chance."""
+    caller = caller or event.host
     groups: dict[str, list[str]] = {}
     for g in invite:
         if homes.get(g):
@@ -114,29 +122,50 @@ def invitation_visits(event: Commitment, invite: list[str], homes: dict[str, str
     first_day = int(from_t // DAY_S)
     t = from_t + INVITE_FIRST_AFTER_S
     visits = []
-    order = lambda hw: (hw[0] != homes.get(event.host), any(workplaces.get(g) for g in hw[1]))  # noqa: E731
+    order = lambda hw: (hw[0] != homes.get(caller), any(workplaces.get(g) for g in hw[1]))  # noqa: E731
     for home, who in sorted(groups.items(), key=order):
         work = next((workplaces[g] for g in who if workplaces.get(g)), None)
-        slot = _visit_slot(t, first_day, home, work)
-        if home == homes.get(event.host) and t % DAY_S < BEFORE_WORK_S:
-            slot = (t, home)  # the host's housemates, over breakfast
+        free = max((free_at or {}).get(g, AFTER_WORK_S) for g in who)
+        slot = _visit_slot(t, first_day, home, work, free)
+        if home == homes.get(caller) and t % DAY_S < BEFORE_WORK_S:
+            slot = (t, home)  # the caller's housemates, over breakfast
         elif slot[0] + INVITE_VISIT_S > event.start and work:
             slot = (t, work)  # after work is too late: call at work, today
         if slot[0] + INVITE_VISIT_S > event.start:
-            continue  # no visit that would make the host late for its own event
+            continue  # no visit that would make the caller late for the event
         start, place = slot
-        visits.append(make_commitment(f"invite {' and '.join(who)} to {event.what}", start, place, event.host,
-                                      participants=who, end=start + INVITE_VISIT_S))
+        names = " and ".join(who)
+        what = f"invite {names} to {event.what}" if caller == event.host else f"tell {names} about {event.what}"
+        visits.append(make_commitment(what, start, place, caller, participants=who, end=start + INVITE_VISIT_S))
         t = start + INVITE_VISIT_S + VISIT_WALK_S
     return visits
 
 
-def _visit_slot(t: float, first_day: int, home: str, work: str | None) -> tuple[float, str]:
-    """When and where to call on someone from `t` on: at home, after work on the first day for those
-    who work, or at work on a later day; never after LATEST_VISIT_S."""
+def telling_visits(event: Commitment, teller: str, friends: list[str], homes: dict[str, str],
+                   workplaces: dict[str, str | None], free_at: dict[str, float], from_t: float) -> list[Commitment]:
+    """A guest's calls on `friends` to pass an open event on: the host's kind of visits, made once the
+    teller's own work is over."""
+    own_free = free_at.get(teller)
+    if workplaces.get(teller) and own_free is not None:
+        from_t = max(from_t, int(from_t // DAY_S) * DAY_S + own_free - INVITE_FIRST_AFTER_S)
+    return invitation_visits(event, friends, homes, workplaces, from_t, caller=teller, free_at=free_at)
+
+
+def friends_to_tell(event: Commitment, teller: str, closeness: dict[str, float], cast: set[str]) -> list[str]:
+    """Whom a guest of an open event sets out to tell: its closest friends in town (closeness at least
+    TELL_CLOSENESS, at most TELL_FRIENDS of them) not known to it to have heard already."""
+    known = {*event.participants, event.host, event.heard_from, teller}
+    friends = sorted((-c, n) for n, c in closeness.items() if n in cast and n not in known and c >= TELL_CLOSENESS)
+    return [n for _, n in friends][:TELL_FRIENDS]
+
+
+def _visit_slot(t: float, first_day: int, home: str, work: str | None, free: float = AFTER_WORK_S
+                ) -> tuple[float, str]:
+    """When and where to call on someone from `t` on: at home, once work is over (`free`, seconds of
+    the day) on the first day for those who work, or at work on a later day; never after LATEST_VISIT_S."""
     day = int(t // DAY_S)
     if work and day == first_day:
-        t = max(t, day * DAY_S + AFTER_WORK_S)
+        t = max(t, day * DAY_S + free)
     if t % DAY_S > LATEST_VISIT_S:
         day += 1
         t = day * DAY_S + FIRST_VISIT_OF_DAY_S

@@ -146,6 +146,11 @@ def blocks(routine: str, wake_h: float, has_work: bool = True) -> list[Block]:
     return sorted(out, key=lambda b: b.start_h)
 
 
+def work_ends_h(routine: str, lifestyle: str) -> float | None:
+    """The hour the routine's working day ends (a friend knows when someone is free); None without one."""
+    return next((b.end_h for b in blocks(routine, wake_hour(lifestyle)) if b.work and b.end_h), None)
+
+
 def alternatives(routine: str) -> list[str]:
     """Clauses the routine offers as another choice ("..., or a walk"): material for plan variants."""
     return [_cap(_what(c[3:])) for c in re.split(r"[,;.]\s*", routine) if c.strip().lower().startswith("or ")]

@@ -104,6 +104,8 @@ class Intention(_Strict):
     room: str = ""
     invite: list[str] = Field(default_factory=list, description="whom the owner means to visit and invite; "
                               "others may still hear of it in conversation")
+    open: bool = Field(False, description="anyone is welcome: a guest who accepts calls on close friends "
+                       "who have not heard of it, to pass it on")
 
     _s = field_validator("start", "end")(_check_hhmm)
 

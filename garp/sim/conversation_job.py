@@ -12,7 +12,8 @@ from garp.mind.agent import AgentMind
 from garp.mind.conversation import ConversationManager, SocialState
 from garp.mind.dialogue import SpeakerContext, call_deadline, conversation_effects, run_conversation
 from garp.mind.commitments import word_overlap
-from garp.mind.news import heard
+from garp.mind.news import friends_to_tell, heard, telling_visits
+from garp.mind.routine import work_ends_h
 from garp.sim.cognition import REQUEST_DEADLINE_WALL_S
 from garp.sim.messages import BodySnapshot, ChatHeld, Command, ConverseJob, EmotionChanged, RelationshipsChanged
 
@@ -144,12 +145,29 @@ def _commitments(brain: JobContext, a: AgentMind, b: AgentMind, made: dict[str, 
         if clash is not None:
             brain.log.emit("commitment_refused", end_t, agent=name, what=c.what, clash=clash.what)
             continue
+        first = brain.minds[name].commitments.get(c.id) is None
         out.append(brain.commit(brain.minds[name], c, end_t))
+        if first and c.open and c.host != name:
+            out += pass_on_errands(brain, brain.minds[name], c, end_t)
     from_host = brain.hooks.heard_from_host(a.name, b.name, end_t) or brain.hooks.heard_from_host(b.name, a.name, end_t)
     if from_host is not None:  # the invitation_round demo hook only
         guest = b if from_host.host == a.name else a
         out.append(brain.commit(guest, from_host, end_t))
     return out
+
+
+def pass_on_errands(brain: JobContext, mind: AgentMind, event: Any, t: float) -> list[Command]:
+    """A guest who accepts an open event calls on its closest friends who have not heard of it, when
+    they are free (their routine's working day over), as the host calls on its invitees."""
+    closeness = {n: r.closeness for n, r in mind.relationships.by_name.items()}
+    friends = friends_to_tell(event, mind.name, closeness, set(brain.minds))
+    if not friends:
+        return []
+    personas = {n: m.persona for n, m in brain.minds.items()}
+    free_at = {n: h * 3600.0 for n, p in personas.items() if (h := work_ends_h(p.routine, p.lifestyle)) is not None}
+    workplaces = {n: p.workplace for n, p in personas.items()}
+    visits = telling_visits(event, mind.name, friends, brain.homes, workplaces, free_at, t)
+    return [brain.commit(mind, v, t) for v in visits]
 
 
 def emotion_command(mind: AgentMind, t: float) -> Command:

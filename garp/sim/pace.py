@@ -11,10 +11,12 @@ from dataclasses import dataclass
 # What one agent asks of the model per game hour, in the unit the start-up probe measures
 # (InferenceScheduler.measure_tok_s: completion tokens per wall second on requests of the town's
 # mix): the tokens the probe would make in the machine time, generation and option scoring both,
-# that one agent-hour of the 20-agent town took. Measured by benchmarks/town_load.py at x10 with
-# live replies (its `demand_tok_per_agent_hour`): 125 (132 in a run at x20), since day plans and
-# lines are ranked, not generated (it was 220 generated tokens when every text was generated).
-DEMAND_TOK_PER_AGENT_HOUR = 125.0
+# that one agent-hour of the 20-agent town took. Measured by benchmarks/town_load.py with live
+# replies (its `demand_tok_per_agent_hour`): 125 at x10 and 132 at x20 before an interview's
+# scoring went first and the embedder took one compute turn per list, 80 at x20 and 75 at x30
+# after; 95 keeps a fifth above the higher of those (it was 220 generated tokens when every
+# text was generated, before day plans and lines were ranked).
+DEMAND_TOK_PER_AGENT_HOUR = 95.0
 TARGET_LOAD = 0.8   # share of the throughput planned for: bursts (everyone's morning plan) need the rest
 MIN_SPEED = 10.0    # slower than a game day in 2.4 wall hours is no longer a town to watch
 SPEED_STEP = 5.0    # speeds are rounded down to a multiple of this (x30, not x31.7)

@@ -166,7 +166,7 @@ class Brain:
         workplaces = {n: m.persona.workplace for n, m in self.minds.items()}
         for i in (x for x in self.scenario.intentions if x.owner == mind.name):
             event = intention_event(i.what, hhmm_to_seconds(i.day, i.start), hhmm_to_seconds(i.day, i.end), i.place,
-                                    mind.name, i.invite, room=i.room or None)
+                                    mind.name, i.invite, room=i.room or None, open_=i.open)
             mind.events.learn(event)
             visits = invitation_visits(event, i.invite, self.homes, workplaces, t)
             out += [self.commit(mind, c, t) for c in [event, *visits]]

@@ -28,13 +28,21 @@ class PlanTab(Tab):
         if provisional:
             blocks = vm.provisional_plan(self.sim, self.mind)
         if not blocks:
-            return [Row("No plan yet: the day plan is being written.", color=T.FG_DIM)]
+            return [Row("No plan yet: the day plan is being written.", color=T.FG_DIM)] + self._arrangements()
         active = vm.active_path(blocks, vm.game_time(self.sim))
         rows = [Row(PROVISIONAL, "block", color=T.WARN)] if provisional else []
         rows.append(Row("Click a block to show its parts. * = kept commitment", color=T.FG_DIM))
         for b in blocks:
             self._add(rows, b, active)
-        return rows
+        return rows + self._arrangements()
+
+    def _arrangements(self) -> list[Row]:
+        """What the agent has agreed to or means to do, and how it knows: from the host, second-hand."""
+        arranged = vm.arrangements(self.mind, vm.game_time(self.sim))
+        if not arranged:
+            return []
+        return [Row(""), Row("Arrangements, and how it knows of them:", "heading")] + [
+            Row(a, color=T.WARN) for a in arranged]
 
     def _add(self, rows: list[Row], b: vm.PlanBlock, active: set[str]) -> None:
         opened = b.key in self.expanded
