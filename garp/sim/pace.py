@@ -14,8 +14,8 @@ from dataclasses import dataclass
 # that one agent-hour of the 20-agent town took. Measured by benchmarks/town_load.py with live
 # replies (its `demand_tok_per_agent_hour`): 125 at x10 and 132 at x20 before an interview's
 # scoring went first and the embedder took one compute turn per list, 80 at x20 and 75 at x30
-# after; 95 keeps a fifth above the higher of those (it was 220 generated tokens when every
-# text was generated, before day plans and lines were ranked).
+# after; 95 keeps a fifth above the higher of those, and the default it gives (x35 at 23.6 tok/s)
+# measured 84 (it was 220 generated tokens when every text was generated, before ranking).
 DEMAND_TOK_PER_AGENT_HOUR = 95.0
 TARGET_LOAD = 0.8   # share of the throughput planned for: bursts (everyone's morning plan) need the rest
 MIN_SPEED = 10.0    # slower than a game day in 2.4 wall hours is no longer a town to watch
