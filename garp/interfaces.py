@@ -65,6 +65,8 @@ class JobContext(Protocol):
     log: EventSink
     known_places: list[str]
     homes: dict[str, str]  # agent -> home place
+    workplaces: dict[str, str | None]  # agent -> workplace
+    free_at: dict[str, float]  # agent -> seconds of the day its working day ends (its routine)
     switches: dict[str, bool]
     hooks: Any  # garp.sim.hooks.SceneHooks
     sequential: bool

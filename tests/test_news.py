@@ -157,6 +157,7 @@ def _guest_brain(names: list[str]):
     from garp.mind.commitments import CommitmentBook
     from garp.mind.persona import load_persona
     from garp.mind.relationships import Relationships
+    from garp.mind.routine import work_end_times
     from garp.paths import PERSONAS
     minds = {}
     for n in names:
@@ -164,9 +165,11 @@ def _guest_brain(names: list[str]):
         rel = Relationships(n)
         rel.seed(persona)
         minds[n] = types.SimpleNamespace(name=n, persona=persona, relationships=rel, commitments=CommitmentBook(n))
-    homes = {n: m.persona.home for n, m in minds.items()}
-    return types.SimpleNamespace(minds=minds, homes=homes, log=EventLog(None), hooks=types.SimpleNamespace(
-        heard_from_host=lambda *a: None), commit=lambda mind, c, t: mind.commitments.add(c))
+    personas = {n: m.persona for n, m in minds.items()}
+    return types.SimpleNamespace(
+        minds=minds, homes={n: p.home for n, p in personas.items()}, log=EventLog(None),
+        workplaces={n: p.workplace for n, p in personas.items()}, free_at=work_end_times(personas),
+        hooks=types.SimpleNamespace(heard_from_host=lambda *a: None), commit=lambda mind, c, t: mind.commitments.add(c))
 
 
 def test_a_guest_who_accepts_an_open_party_sets_out_to_tell_a_close_friend_who_has_not_heard():

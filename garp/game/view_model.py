@@ -358,7 +358,7 @@ def arrangements(mind: Any, t: float) -> list[str]:
         if c.end <= t:
             continue
         if c.source == "own":
-            how = "yours, open to anyone" if getattr(c, "open", False) else "yours"
+            how = "yours, open to anyone" if c.open else "yours"
         else:
             teller = c.heard_from or c.host
             how = f"from {teller}" if c.source == "heard-from-host" else f"second-hand, from {teller}"

@@ -301,12 +301,12 @@ async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemo
                         open_recall=window is not None and not topic_words(question),
                         about_talk=bool(_TALK.search(question)))
     for u, v in zip(used, vecs[len(forms):]):
-        _adjust(u, u.spoken, _unit(v), cues)
+        _adjust(u, _unit(v), cues)
     used.sort(key=lambda u: -u.score)
     return used[:CANDIDATE_K]
 
 
-def _adjust(u: UsedMemory, text: str, vec: Any, cues: QuestionCues) -> None:
+def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     """Score one source against the question's cues. A habit (persona fact) loses PAST_PENALTY on a
     question about a past event; a source without what the question asks for (a name, a time, a place, a
     number) loses TYPE_PENALTY; an event or habit outside the asked time loses OUT_OF_WINDOW; the life
@@ -318,9 +318,9 @@ def _adjust(u: UsedMemory, text: str, vec: Any, cues: QuestionCues) -> None:
     inside = window is not None and timed and window[0] <= u.created <= window[1]  # type: ignore[operator]
     history = cues.history and u.source == "persona:background"
     penalty = (PAST_PENALTY if cues.past and habit and not history else 0.0) \
-        + (TYPE_PENALTY if cues.want and not states_type(text, cues.want, cues.speaker) else 0.0) \
+        + (TYPE_PENALTY if cues.want and not states_type(u.spoken, cues.want, cues.speaker) else 0.0) \
         + (OUT_OF_WINDOW if window is not None and (timed or habit) and not inside else 0.0)
-    lexical = len(cues.stems & _stems(text)) / len(cues.stems) if cues.stems else 0.0
+    lexical = len(cues.stems & _stems(u.spoken)) / len(cues.stems) if cues.stems else 0.0
     answers_open = u.kind == "chat" if cues.about_talk else u.kind in ("event", "chat")
     when = (W_OPEN_RECALL if cues.open_recall and answers_open else W_WHEN) * float(inside)
     talk = W_TALK * float(cues.about_talk and u.kind == "chat")

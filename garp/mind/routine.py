@@ -151,6 +151,12 @@ def work_ends_h(routine: str, lifestyle: str) -> float | None:
     return next((b.end_h for b in blocks(routine, wake_hour(lifestyle)) if b.work and b.end_h), None)
 
 
+def work_end_times(personas: dict) -> dict[str, float]:
+    """name -> seconds of the day its working day ends, for those whose routine has one."""
+    ends = {n: work_ends_h(p.routine, p.lifestyle) for n, p in personas.items()}
+    return {n: h * 3600.0 for n, h in ends.items() if h is not None}
+
+
 def alternatives(routine: str) -> list[str]:
     """Clauses the routine offers as another choice ("..., or a walk"): material for plan variants."""
     return [_cap(_what(c[3:])) for c in re.split(r"[,;.]\s*", routine) if c.strip().lower().startswith("or ")]

@@ -13,7 +13,6 @@ from garp.mind.conversation import ConversationManager, SocialState
 from garp.mind.dialogue import SpeakerContext, call_deadline, conversation_effects, run_conversation
 from garp.mind.commitments import word_overlap
 from garp.mind.news import friends_to_tell, heard, telling_visits
-from garp.mind.routine import work_ends_h
 from garp.sim.cognition import REQUEST_DEADLINE_WALL_S
 from garp.sim.messages import BodySnapshot, ChatHeld, Command, ConverseJob, EmotionChanged, RelationshipsChanged
 
@@ -161,12 +160,7 @@ def pass_on_errands(brain: JobContext, mind: AgentMind, event: Any, t: float) ->
     they are free (their routine's working day over), as the host calls on its invitees."""
     closeness = {n: r.closeness for n, r in mind.relationships.by_name.items()}
     friends = friends_to_tell(event, mind.name, closeness, set(brain.minds))
-    if not friends:
-        return []
-    personas = {n: m.persona for n, m in brain.minds.items()}
-    free_at = {n: h * 3600.0 for n, p in personas.items() if (h := work_ends_h(p.routine, p.lifestyle)) is not None}
-    workplaces = {n: p.workplace for n, p in personas.items()}
-    visits = telling_visits(event, mind.name, friends, brain.homes, workplaces, free_at, t)
+    visits = telling_visits(event, mind.name, friends, brain.homes, brain.workplaces, brain.free_at, t) if friends else []
     return [brain.commit(mind, v, t) for v in visits]
 
 

@@ -21,6 +21,7 @@ from garp.mind.agent import AgentMind
 from garp.mind.commitments import hhmm, make_commitment
 from garp.mind.emotion import EmotionState
 from garp.mind.news import intention_event, invitation_visits
+from garp.mind.routine import work_end_times
 from garp.mind.plan_repair import Friend, end_visit, is_free_time, is_sleep, seek_company
 from garp.mind.plan_tree import PlanNode, PlanTree, activity_key, goal_text
 from garp.mind.planning import PlanContext, Planner
@@ -53,6 +54,8 @@ class Brain:
         self.scenario, self.scheduler, self.embedder, self.clock = scenario, scheduler, embedder, clock
         self.minds, self.log, self.switches = minds, log, switches
         self.known_places, self.homes = known_places, homes
+        self.workplaces = {n: m.persona.workplace for n, m in minds.items()}
+        self.free_at = work_end_times({n: m.persona for n, m in minds.items()})  # when a friend may call
         self.rel_hooks = rel_hooks
         self.sequential = sequential
         self.hooks = SceneHooks(scenario)
@@ -151,8 +154,7 @@ class Brain:
         out += self._intentions(mind, t)
         inv = self.hooks.invitation()
         if inv and inv[0] == mind.name:
-            workplaces = {n: m.persona.workplace for n, m in self.minds.items()}
-            out += [self.commit(mind, c, t) for c in [inv[1], *self.hooks.invitation_visits(self.homes, workplaces)]]
+            out += [self.commit(mind, c, t) for c in [inv[1], *self.hooks.invitation_visits(self.homes, self.workplaces)]]
         for agent, state in self.hooks.opening_emotions():
             if agent == mind.name and self.switches["emotions"]:
                 mind.emotion.set(EmotionState(**state, t=t, cause="scene"))
@@ -163,12 +165,11 @@ class Brain:
         """The events this mind means to gather people for (issue 19): its own commitment, known to it
         alone, and the invitation visits its planner makes of it (garp.mind.news)."""
         out: list[Command] = []
-        workplaces = {n: m.persona.workplace for n, m in self.minds.items()}
         for i in (x for x in self.scenario.intentions if x.owner == mind.name):
             event = intention_event(i.what, hhmm_to_seconds(i.day, i.start), hhmm_to_seconds(i.day, i.end), i.place,
                                     mind.name, i.invite, room=i.room or None, open_=i.open)
             mind.events.learn(event)
-            visits = invitation_visits(event, i.invite, self.homes, workplaces, t)
+            visits = invitation_visits(event, i.invite, self.homes, self.workplaces, t)
             out += [self.commit(mind, c, t) for c in [event, *visits]]
         return out
 
