@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field  # noqa: E402
 
 from garp.engine.lmfunction import LMFunction  # noqa: E402
 from garp.eventlog import EventLog  # noqa: E402
-from garp.game.app import GIL_SWITCH_S, App  # noqa: E402
+from garp.game.app import App, init_display  # noqa: E402
 from garp.game.renderer import Renderer, load_tmx  # noqa: E402
 from garp.game.sprites import CharacterSprites  # noqa: E402
 
@@ -131,8 +131,7 @@ def main() -> dict:
     from garp.sim.town_setup import load_town
     from garp.world.clock import GameClock
 
-    sys.setswitchinterval(GIL_SWITCH_S)  # as `garp play` does
-    pygame.init()
+    init_display()  # as `garp play` does
     pygame.display.set_mode((1, 1))
     rng = random.Random(SEED)
     log = EventLog()

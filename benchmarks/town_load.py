@@ -90,7 +90,7 @@ def play_for(sim, wall_s: float, interview_every_s: float) -> dict:
     return {"wall_s": wall, "queue": queue, "asker": asker, "fps": frames / max(wall, 1e-6)}
 
 
-CONTENTION_ROUNDS = 3  # bare and drawing rounds alternate, so drift (heat, page cache) hits both alike
+CONTENTION_ROUNDS = 5  # bare and drawing rounds alternate, so drift (heat, page cache) hits both alike
 
 
 def render_contention(backend, embedder, seconds: float) -> dict:
@@ -230,11 +230,9 @@ def main() -> None:
 
     from garp.engine.backends import make_backend
     from garp.engine.embedder import Embedder
-    from garp.game.app import GIL_SWITCH_S
+    from garp.game.app import init_display
 
-    # the GIL switch interval of `garp play`
-    sys.setswitchinterval(GIL_SWITCH_S)
-    pygame.init()
+    init_display()  # as `garp play` starts its window
     backend, embedder = make_backend(threads=opts.threads), Embedder()
     results = []
     try:

@@ -29,7 +29,7 @@ import pygame  # noqa: E402
 
 from garp.cli import build_parser  # noqa: E402
 from garp.game import view_model as vm  # noqa: E402
-from garp.game.app import GIL_SWITCH_S, WINDOW, App, build_renderer  # noqa: E402
+from garp.game.app import WINDOW, App, build_renderer, init_display  # noqa: E402
 from garp.sim.pause import ANSWERING  # noqa: E402
 from garp.sim.wiring import build  # noqa: E402
 
@@ -214,8 +214,7 @@ def presence(out: Path, scenes: list[str]) -> None:
 def main(argv: list[str]) -> None:
     mode = argv[0] if argv and argv[0] in ("tour", "presence") else "tour"
     rest = argv[1:] if argv and argv[0] == mode else argv
-    sys.setswitchinterval(GIL_SWITCH_S)
-    pygame.init()
+    init_display()
     try:
         if mode == "presence":
             out = Path(rest[0] if rest else "docs/screenshots")

@@ -219,3 +219,24 @@ def test_log_lines_for_real_event_shapes():
                                  "(sentiment change +0.10) - she was kind")
     use = {"kind": "action_start", "t": 0, "agent": "Ludwig", "object": "ludwigs-house/bed", "verb": "sleep"}
     assert format_event(use) == "Ludwig starts: sleep (ludwigs-house/bed)"
+
+
+def test_a_still_camera_draws_the_same_town_from_its_composed_ground_and_a_moved_one_follows(town):
+    _, renderer = town
+    cam = Camera(*renderer.map_size, W, H)
+    walker = [BodyView(name="Ana", x=600, y=600, activity="walking", place="street", using="", facing="down",
+                       moving=False, bubble="")]
+
+    def frame(at: tuple[int, int]) -> pygame.Surface:
+        cam.center_on(*at)
+        surface = pygame.Surface((W, H))
+        renderer.draw(surface, cam, walker, view=surface.get_rect())
+        return surface
+
+    fresh = pygame.image.tobytes(frame((600, 600)), "RGB")
+    for _ in range(3):  # the second frame in one place composes the ground, the third reuses it
+        still = frame((600, 600))
+    assert pygame.image.tobytes(still, "RGB") == fresh
+    moved = frame((900, 700))
+    again = frame((900, 700))
+    assert pygame.image.tobytes(moved, "RGB") == pygame.image.tobytes(again, "RGB") != fresh

@@ -39,6 +39,12 @@ MAX_DT = 0.1           # wall seconds one frame may advance the sim (a hitch mus
 # Python hands the GIL between threads every 5 ms by default; the model thread's Python-side
 # sampling would then delay a frame by up to 5 ms per hand-off. 1 ms keeps frames smooth.
 GIL_SWITCH_S = 0.001
+# SDL on Linux presents a window through OpenGL when a GL driver is there. Without a GPU that
+# driver is Mesa's llvmpipe, whose rasterizer threads (one per core) then fight llama.cpp's
+# threads for the cores: the model kept 0.59 of its bare tok/s while the town was drawn, and
+# 0.80 with SDL's plain X11 framebuffer (benchmarks/town_load.py, Xvfb at 24-bit depth).
+# Set SDL_FRAMEBUFFER_ACCELERATION=1 to present through the GPU instead.
+FRAMEBUFFER_HINT = ("SDL_FRAMEBUFFER_ACCELERATION", "0")
 DRAG_THRESHOLD = 4     # px the mouse moves before a press becomes a drag instead of a click
 FOLLOW_RATE = 4.0      # 1/s: how fast the camera closes the gap to the followed character
 SAVE_NOTICE_S = 3.0  # wall seconds the HUD shows "Saved to ..." after an autosave
@@ -369,19 +375,25 @@ def _closing(screen: pygame.Surface) -> None:
     pygame.event.pump()
 
 
+def init_display() -> None:
+    """What every game window starts with: the framebuffer hint, the GIL switch interval, pygame."""
+    os.environ.setdefault(*FRAMEBUFFER_HINT)
+    sys.setswitchinterval(GIL_SWITCH_S)
+    pygame.init()
+
+
 def cmd_play(args: Any) -> int:
     """Open the window and play a scenario in real time (or go on from a save with --resume)."""
     from garp.sim.wiring import build
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    sys.setswitchinterval(GIL_SWITCH_S)
     resume = getattr(args, "resume", None)
     if resume:
         from garp.sim.savegame import read_save
         read_save(resume)  # a bad path or file is refused before a window opens
     scenario = getattr(args, "scenario", None) or (None if resume else "town")
     label = scenario or f"{Path(resume).name} (resumed)"
-    pygame.init()
+    init_display()
     screen = pygame.display.set_mode(WINDOW, pygame.RESIZABLE)
     pygame.display.set_caption(f"GARP - {label}")
     restore_sigint = on_sigint()

@@ -148,6 +148,9 @@ class Renderer:
         self.hits: dict[str, pygame.Rect] = {}  # screen rect of each character drawn last frame
         self.label_rects: dict[str, pygame.Rect] = {}  # screen rect of each name label drawn last frame
         self.lighting = Lighting(window_tiles(tmx), self.layers.tile_w)
+        self._ground: pygame.Surface | None = None  # fill and below layers for the camera of _ground_key
+        self._ground_key: tuple = ()
+        self._last_key: tuple = ()
 
     @property
     def map_size(self) -> tuple[int, int]:
@@ -160,8 +163,7 @@ class Renderer:
         view = view or surface.get_rect()
         clip = surface.get_clip()
         surface.set_clip(view)
-        surface.fill((20, 24, 20), view)
-        self._draw_chunks(surface, camera, self.below, view)
+        self._draw_ground(surface, camera, view)
         ordered = sorted(bodies, key=lambda b: b.y)
         self.hits, self.label_rects = {}, {}
         self._draw_bodies(surface, camera, ordered, selected, view)
@@ -170,6 +172,25 @@ class Renderer:
         self.lighting.draw(surface, camera, view, t)
         self._draw_labels(surface, camera.zoom, ordered, selected)
         surface.set_clip(clip)
+
+    def _draw_ground(self, surface: pygame.Surface, camera: Camera, view: pygame.Rect) -> None:
+        """The fill and the layers below the characters. Once the camera has stood still for a
+        frame they are composed once and put down in one blit: most frames of play do not move
+        it, and every chunk blit is time the model's threads lose (issue #17)."""
+        key = (camera.x, camera.y, camera.zoom, view.size)
+        if key != self._ground_key and key == self._last_key:
+            self._ground = pygame.Surface(view.size, 0, surface)
+            self._paint_ground(self._ground, camera, self._ground.get_rect())
+            self._ground_key = key
+        self._last_key = key
+        if key == self._ground_key and self._ground is not None:
+            surface.blit(self._ground, view)
+        else:
+            self._paint_ground(surface, camera, view)
+
+    def _paint_ground(self, surface: pygame.Surface, camera: Camera, view: pygame.Rect) -> None:
+        surface.fill((20, 24, 20), view)
+        self._draw_chunks(surface, camera, self.below, view)
 
     def _draw_bodies(self, surface: pygame.Surface, camera: Camera, ordered: list[vm.BodyView],
                      selected: str | None, view: pygame.Rect) -> None:
