@@ -148,13 +148,14 @@ def test_garp_interview_in_the_terminal_answers_and_remembers():
         session.close()
 
 
-def _sourced_mind(store, embedder, background: str, memories: list[tuple[str, str, float]]):
+def _sourced_mind(store, embedder, background: str, memories: list[tuple[str, str, float]], relationships=()):
     """A character with `background` and memories (text, type, hours before 18:00 on day 2)."""
     from garp.mind.factory import make_mind
     from garp.mind.persona import Persona
 
     persona = Persona(name="Ilse", age=41, occupation="potter", personality="Ilse is calm and exact.",
-                      background=background, home="Ilse's House", workplace="Kiln Yard")
+                      background=background, home="Ilse's House", workplace="Kiln Yard",
+                      relationships=list(relationships))
     mind = make_mind(persona, store=store, embedder=embedder, scheduler=None, t=0.0)
     for text, kind, hours_ago in memories:
         asyncio.run(mind.memory.remember(text, t=NOW - 3600.0 * hours_ago, type=kind, poignancy=3))
@@ -170,7 +171,8 @@ def ilse(tmp_path, embedder):
     from garp.engine.memory_store import MemoryStore
 
     with MemoryStore(tmp_path / "memory") as store:
-        yield lambda background, memories: _sourced_mind(store, embedder, background, memories)
+        yield lambda background, memories, relationships=(): _sourced_mind(store, embedder, background, memories,
+                                                                            relationships)
 
 
 def _best_answer(mind, question: str) -> str:
@@ -210,3 +212,20 @@ def test_interview_answers_what_was_done_and_who_was_talked_to_today(ilse):
     assert "Marta" in _best_answer(mind, "Who did you talk to today?")
     morning = _best_answer(mind, "What did you do this morning?")
     assert morning != FALLBACK_ANSWER and morning.endswith(".")
+
+
+def test_interview_answers_who_lives_with_the_character_how_it_feels_and_quotes_a_chat_whole(ilse):
+    """The household comes from who the character's relationships say share its home, the
+    feeling from its emotion state (not a memory), and a remembered chat is quoted whole."""
+    from garp.mind.emotion import EmotionState
+
+    mind = ilse("Ilse grew up by the coast.", [
+        ('Ilse talked with Marta at the market and told Marta: "The kiln is ready. Come on Friday."', "chat", 2.0),
+        ("Ilse glazed twelve blue bowls for the market.", "event", 3.0)],
+        [{"name": "Jonas", "note": "my lodger, a quiet student"}, {"name": "Marta", "note": "a friend from the market"}])
+    assert _best_answer(mind, "Who do you live with?") == "I live at Ilse's House with Jonas."
+    mind.emotion.set(EmotionState(label="anxious", intensity=0.6, valence=-0.4, t=NOW,
+                                  description="Ilse is anxious about the firing tomorrow."))
+    assert _best_answer(mind, "How are you feeling?") == "I am anxious about the firing tomorrow."
+    told = _best_answer(mind, "What did you tell Marta?")
+    assert told.endswith('Come on Friday."') and told.count('"') == 2

@@ -35,6 +35,7 @@ W_WHEN = 0.1           # the memory is from the time the question asks about ("t
 OUT_OF_WINDOW = 0.25   # an event from outside the time the question asks about ("last night" vs lunch today)
 W_OPEN_RECALL = 0.3    # an event of the asked time answering "What did you do then?" (no topic to match)
 W_TALK = 0.15          # a conversation answering a question about talking ("Who did you speak to?")
+W_FEELING = 0.3        # the emotion state answering how the character feels now (no memory can say it)
 W_HISTORY = 0.2        # the life story answering a question about the character's past ("before you ...")
 PAST_PENALTY = 0.1     # a persona habit answering a question about a past event
 TYPE_PENALTY = 0.3     # a source without the name, time or number the question asks for
@@ -127,15 +128,29 @@ def _overlap(answer: list[str], other: list[str]) -> float:
     return sum(1 for w in answer if w in ref) / len(answer)
 
 
+def sentences(text: str) -> list[str]:
+    """The sentences of `text`; a quotation is part of the sentence that quotes it ('told her: "Yes. Soon."')."""
+    merged: list[str] = []
+    for part in _SENTENCE_END.split(text.strip()):
+        if merged and merged[-1].count('"') % 2:
+            merged[-1] += " " + part
+        else:
+            merged.append(part)
+    return merged
+
+
 def first_sentences(text: str, n: int = 2) -> str:
-    parts = _SENTENCE_END.split(text.strip())
-    return " ".join(parts[:n]).strip()
+    return " ".join(sentences(text)[:n]).strip()
 
 
 def as_answer(text: str) -> str:
-    """A source as said in answer: its first two sentences, ending as a sentence does."""
+    """A source as said in answer: its first two sentences, ending as a sentence does (a
+    quotation cut short is closed)."""
     said = first_sentences(text)[:MAX_ANSWER_CHARS]
-    return said if not said or said.endswith((".", "!", "?", '"')) else said[:MAX_ANSWER_CHARS - 1] + "."
+    if not said or said.endswith((".", "!", "?", '"')):
+        return said
+    said = said[:MAX_ANSWER_CHARS - 2].rstrip(" ,;:")
+    return said + ('."' if said.count('"') % 2 else ".")
 
 
 class InterviewAnswer(LMFunction[InterviewInputs, Utterance]):
@@ -247,7 +262,8 @@ def persona_facts(persona: Any) -> list[tuple[str, str]]:
     if persona.occupation:
         where = f" at {persona.workplace}" if persona.workplace else ""
         facts.append(("occupation", f"I work as {_article(persona.occupation)}{where}."))
-    facts.append(("home", f"I live at {persona.home}."))
+    household = [r.name for r in persona.relationships if _HOUSEHOLD.search(r.note or "")]
+    facts.append(("home", f"I live at {persona.home}" + (f" with {_and(household)}." if household else ".")))
     facts.append(("age", f"I am {persona.age} years old."))
     if persona.routine:
         facts.append(("routine", "My usual day: " + _lower_first(first_person(persona.routine, persona.name,
@@ -257,6 +273,21 @@ def persona_facts(persona: Any) -> list[tuple[str, str]]:
             if sentence.strip():
                 facts.append((fld, first_person(sentence.strip(), persona.name, pronouns=True)))
     return facts
+
+
+def feeling_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
+    """How the character feels now, as a source, when the question asks how it feels now
+    (the emotion state is not a memory, so retrieval cannot find it)."""
+    state = getattr(getattr(mind, "emotion", None), "current", None)
+    if state is None or not _FEELING_NOW.search(question) or _FELT_THEN.search(question):
+        return []
+    said = first_person(state.description, mind.persona.name, pronouns=True) if state.description else ""
+    text = said if state.label in said.lower() else f"I feel {state.label}. {said}".strip()
+    return [UsedMemory(text, W_IMPORTANCE, {}, "state:feeling", created=t, kind="state", spoken=text)]
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _article(noun: str) -> str:
@@ -291,6 +322,7 @@ async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemo
     used = rerank([s for s in pool if getattr(s.record, "predicate", "") != INTERVIEW_PREDICATE], k=POOL_K)
     name = mind.persona.name
     used += [UsedMemory(text, W_IMPORTANCE, {}, f"persona:{fld}") for fld, text in persona_facts(mind.persona)]
+    used += feeling_source(mind, question, t)
     for u in used:
         u.spoken = u.description if u.source != "memory" else memory_in_first_person(u.description, name)
     forms = list(dict.fromkeys([question, named]))
@@ -312,8 +344,8 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     number) loses TYPE_PENALTY; an event or habit outside the asked time loses OUT_OF_WINDOW; the life
     story gains W_HISTORY on a question about the character's past."""
     cosine = max([float(np.dot(q, vec)) for q in cues.vectors] + [u.factors.get("cosine", -1.0)])
-    habit = u.source != "memory"
-    timed = u.source == "memory" and u.kind in ("event", "chat") and u.created is not None
+    habit = u.source.startswith("persona:")
+    timed = u.kind in ("event", "chat", "state") and u.created is not None  # a memory of then, or the state now
     window = cues.window
     inside = window is not None and timed and window[0] <= u.created <= window[1]  # type: ignore[operator]
     history = cues.history and u.source == "persona:background"
@@ -323,7 +355,7 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     lexical = len(cues.stems & _stems(u.spoken)) / len(cues.stems) if cues.stems else 0.0
     answers_open = u.kind == "chat" if cues.about_talk else u.kind in ("event", "chat")
     when = (W_OPEN_RECALL if cues.open_recall and answers_open else W_WHEN) * float(inside)
-    talk = W_TALK * float(cues.about_talk and u.kind == "chat")
+    talk = W_TALK * float(cues.about_talk and u.kind == "chat") + W_FEELING * float(u.kind == "state")
     fit = W_RELEVANCE * cosine - penalty + W_LEXICAL * lexical + when + W_HISTORY * float(history) + talk
     tie_break = u.score - W_RELEVANCE * u.factors.get("cosine_stored", 0.0)  # importance and recency
     u.factors.update({"cosine": cosine, "penalty": penalty, "lexical": lexical, "when": float(inside),
@@ -420,6 +452,10 @@ def _unit(v: Any) -> Any:
     return v / (float(np.linalg.norm(v)) or 1.0)
 
 
+_HOUSEHOLD = re.compile(r"\b(house|flat|room)mates?\b|\blodgers?\b|\blandlady\b|\blandlord\b|\blives? with me\b", re.I)
+_FEELING_NOW = re.compile(r"\bhow are you( doing| today| now| feeling| feeling today)?\s*[?.!]*$|\bhow do you feel\b(?! about| towards)|"
+                          r"\b(are|do) you feel\b(?! about| towards)|\bfeeling\b(?! about| towards)|\byour mood\b|\bin a (good|bad) mood\b", re.I)
+_FELT_THEN = re.compile(r"\b(did|were|was|had|felt|yesterday|last|earlier|ago)\b", re.I)
 _PAST = re.compile(r"\b(did|were|was|had|happened|went|today|yesterday|last (night|week)|this (morning|afternoon)|"
                    r"earlier|ago)\b", re.I)
 _TYPE_QUESTIONS = (("name", re.compile(r"\b(who|whom|whose|name|called)\b", re.I)),
