@@ -13,6 +13,18 @@ import unicodedata
 # CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and the two-byte ESC sequences.
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?|\x9b[0-?]*[ -/]*[@-~]")
 KEEP_FORMAT = {"\u200d"}  # zero-width joiner: part of emoji sequences
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of `text`; a quotation is part of the sentence that quotes it ('told her: "Yes. Soon."')."""
+    merged: list[str] = []
+    for part in _SENTENCE_END.split(text.strip()):
+        if merged and merged[-1].count('"') % 2:
+            merged[-1] += " " + part
+        elif part:
+            merged.append(part)
+    return merged
 
 
 def strip_controls(text: str) -> str:

@@ -45,6 +45,8 @@ def test_looping_lines_and_long_answers():
     assert kinds([line("A", "the bread the bread the bread the bread")]) == ["loops"]
     assert [f.kind for f in answer_flags("A", "One. Two. Three.")] == ["too_long"]
     assert answer_flags("A", "I work at the pharmacy. I like it.") == []
+    # a quotation is part of the sentence that quotes it
+    assert answer_flags("A", 'I talked with Bo and told Bo: "The kiln is ready. Come on Friday." It went well.') == []
 
 
 def test_summary_counts_fallback_lines():

@@ -21,7 +21,7 @@ import numpy as np
 from garp.engine.lmfunction import Candidate, LMFunction, chat
 from garp.mind.first_person import first_person, memory_in_first_person
 from garp.units import DAY_S
-from garp.textclean import clean_line
+from garp.textclean import clean_line, sentences
 
 # --- tunables (seed: Interview Studio; paper III-A2 for the factor names) ---------------
 POOL_K = 24            # memories fetched by Eq. 1 before the interview re-ranking
@@ -102,7 +102,6 @@ class InterviewInputs:
     personality: str = ""  # the short personality text the ranking prompt carries
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[a-z']+")
 STOPWORDS = frozenset(
     "the a an and or but of to in on at for with from by about as is are was were be been am i you he she it we "
@@ -126,17 +125,6 @@ def _overlap(answer: list[str], other: list[str]) -> float:
         return 0.0
     ref = set(other)
     return sum(1 for w in answer if w in ref) / len(answer)
-
-
-def sentences(text: str) -> list[str]:
-    """The sentences of `text`; a quotation is part of the sentence that quotes it ('told her: "Yes. Soon."')."""
-    merged: list[str] = []
-    for part in _SENTENCE_END.split(text.strip()):
-        if merged and merged[-1].count('"') % 2:
-            merged[-1] += " " + part
-        else:
-            merged.append(part)
-    return merged
 
 
 def first_sentences(text: str, n: int = 2) -> str:
@@ -269,7 +257,7 @@ def persona_facts(persona: Any) -> list[tuple[str, str]]:
         facts.append(("routine", "My usual day: " + _lower_first(first_person(persona.routine, persona.name,
                                                                                    pronouns=True))))
     for fld in ("background", "lifestyle"):
-        for sentence in _SENTENCE_END.split(getattr(persona, fld) or ""):
+        for sentence in sentences(getattr(persona, fld) or ""):
             if sentence.strip():
                 facts.append((fld, first_person(sentence.strip(), persona.name, pronouns=True)))
     return facts

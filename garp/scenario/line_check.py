@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable
 
+from garp.textclean import sentences
 from garp.units import DAY_S
 
 # --- tunables (issue 18 item 4) ------------------------------------------------------------
@@ -28,7 +29,6 @@ _INSTRUCTION = re.compile(
     r"just said:|they met because|speaker:|mood:|remembers:|as an ai|language model|respond with|"
     r"the (user|assistant)\b|json)", re.I)
 _SELF_INTRO = r"(i'm|i am|my name is|it's|this is|call me)\s+{name}\b"
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 
 @dataclass(frozen=True)
@@ -92,9 +92,9 @@ def _repeat_flags(lines: list[dict]) -> list[LineFlag]:
 def answer_flags(agent: str, answer: str, t: float = 0.0) -> list[LineFlag]:
     """An interview answer: at most MAX_SENTENCES sentences, no loops, no prompt text."""
     flags = _line_flags({"agent": agent, "text": answer, "t": t})
-    sentences = [s for s in _SENTENCE_END.split(answer.strip()) if s]
-    if len(sentences) > MAX_SENTENCES:
-        flags.append(LineFlag("too_long", agent, answer, t, f"{len(sentences)} sentences"))
+    said = sentences(answer)
+    if len(said) > MAX_SENTENCES:
+        flags.append(LineFlag("too_long", agent, answer, t, f"{len(said)} sentences"))
     return [f for f in flags if f.kind != "third_person"]
 
 
