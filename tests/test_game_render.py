@@ -240,3 +240,20 @@ def test_a_still_camera_draws_the_same_town_from_its_composed_ground_and_a_moved
     moved = frame((900, 700))
     again = frame((900, 700))
     assert pygame.image.tobytes(moved, "RGB") == pygame.image.tobytes(again, "RGB") != fresh
+
+
+def test_the_selected_characters_label_comes_first_and_every_label_stays_in_the_view(town):
+    """Two characters side by side at the view's left edge: the selected one keeps the place above
+    its head, and the other's label, pushed aside, is still inside the view."""
+    _, renderer = town
+    cam = Camera(*renderer.map_size, W, H)
+    cam.center_on(0, 600)  # clamped: the map's left edge is the view's
+    pair = [BodyView(name=n, x=x, y=600, activity="serving at the cafe counter", place="cafe", using="",
+                     facing="down", moving=False, bubble="") for n, x in (("Ana", 40), ("Ben", 72))]
+    surface = pygame.Surface((W, H))
+    renderer.draw(surface, cam, pair, selected="Ana", view=surface.get_rect())
+    rects, hits = renderer.label_rects, renderer.hits
+    assert set(rects) == {"Ana", "Ben"}
+    assert all(surface.get_rect().contains(r) for r in rects.values())
+    assert rects["Ana"].bottom == hits["Ana"].top + 2 and rects["Ana"].left <= hits["Ana"].centerx <= rects["Ana"].right
+    assert not rects["Ana"].colliderect(rects["Ben"])

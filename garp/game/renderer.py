@@ -170,7 +170,7 @@ class Renderer:
         if self.layers.above:
             self._draw_chunks(surface, camera, self.above, view)
         self.lighting.draw(surface, camera, view, t)
-        self._draw_labels(surface, camera.zoom, ordered, selected)
+        self._draw_labels(surface, camera.zoom, ordered, selected, view)
         surface.set_clip(clip)
 
     def _draw_ground(self, surface: pygame.Surface, camera: Camera, view: pygame.Rect) -> None:
@@ -221,12 +221,14 @@ class Renderer:
         frame = self.sprites.frame(b.name, b.facing, b.moving, b.anim_phase, z)
         return frame, frame.get_rect(midbottom=(int(sx), int(sy + 14 * z)))
 
-    def _draw_labels(self, surface: pygame.Surface, z: float, ordered: list[vm.BodyView], selected: str | None) -> None:
-        """Labels front to back, then bubbles, each placed where it hides no other (layout pass);
-        a label with no free place nearby is left out (the panel names everyone)."""
+    def _draw_labels(self, surface: pygame.Surface, z: float, ordered: list[vm.BodyView], selected: str | None,
+                     view: pygame.Rect) -> None:
+        """Labels front to back (the selected character's first), then bubbles, each placed inside the
+        view where it hides no other (layout pass); a label with no free place nearby is left out
+        (the panel names everyone)."""
         placed: list[pygame.Rect] = []
         bubbles: list[tuple[pygame.Surface, pygame.Rect]] = []
-        for b in reversed(ordered):
+        for b in sorted(reversed(ordered), key=lambda b: b.name != selected):
             rect = self.hits.get(b.name)
             if rect is None:
                 continue
@@ -238,7 +240,7 @@ class Renderer:
                 # crowded (a shared table, a doorway): name only, so the stack stays short; the panel has the rest
                 label = self._label(b.name, "", False)
                 home = label.get_rect(midbottom=home.midbottom)
-            lrect = place_free(home, placed)
+            lrect = place_free(home, placed, view)
             if lrect is None:
                 continue
             self.label_rects[b.name] = lrect
@@ -246,7 +248,7 @@ class Renderer:
             if b.bubble:
                 bubbles.append((self._bubble(b.bubble), lrect))
         for bubble, lrect in bubbles:  # after every label, placed clear of labels and other bubbles
-            brect = place_free(bubble.get_rect(midbottom=(lrect.centerx, lrect.top - 2)), placed)
+            brect = place_free(bubble.get_rect(midbottom=(lrect.centerx, lrect.top - 2)), placed, view)
             if brect is not None:
                 surface.blit(bubble, brect)
 
@@ -327,14 +329,16 @@ def activity_lines(activity: str) -> list[str]:
     return lines[:LABEL_LINES - 1] + [shorten(rest, max(8, len(lines[LABEL_LINES - 1]) - 1))]
 
 
-def place_free(rect: pygame.Rect, placed: list[pygame.Rect]) -> pygame.Rect | None:
+def place_free(rect: pygame.Rect, placed: list[pygame.Rect], bounds: pygame.Rect | None = None) -> pygame.Rect | None:
     """The first spot near `rect` that overlaps nothing in `placed`, recorded in `placed`: its own
-    place, then half a label to either side, then one row higher, and so on; None when the
-    neighbourhood is full (the label is left out rather than covering another)."""
+    place, then half a label to either side, then one row higher, and so on, each kept inside
+    `bounds` (a label pushed off the view would be lost); None when the neighbourhood is full
+    (the label is left out rather than covering another)."""
     step_y, step_x = rect.height + 1, rect.width // 2 + 2
     for row in range(LAYOUT_ROWS + 1):
         for col in (0, -1, 1, -2, 2):
             spot = rect.move(col * step_x, -row * step_y)
+            spot = spot.clamp(bounds) if bounds is not None else spot
             if spot.collidelist(placed) < 0:
                 placed.append(spot)
                 return spot
