@@ -313,7 +313,7 @@ async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemo
     used += feeling_source(mind, question, t)
     for u in used:
         u.spoken = u.description if u.source != "memory" else memory_in_first_person(u.description, name)
-    forms = list(dict.fromkeys([question, named]))
+    forms = list(dict.fromkeys(f for f in (question, named, as_statement(named)) if f))
     vecs = await mind.memory.embedder.aembed(forms + [u.spoken for u in used])
     window = time_window(question, t)
     cues = QuestionCues(tuple(_unit(v) for v in vecs[:len(forms)]), asked_type(question), asks_about_past(question),
@@ -378,6 +378,27 @@ def name_relations(question: str, people: dict[str, str]) -> str:
         who = people.get(m.group(2).lower())
         return f"{m.group(0)} {who}" if who and who.lower() not in question.lower() else m.group(0)
     return re.sub(rf"\b(your|you're|ur)\s+({_KIN})\b", named, question, flags=re.I)
+
+
+_AUX = r"(did|do|does|are|is|were|was|have|has|can|could|will|would)"
+_ASKING = re.compile(rf"^\s*((what|who|whom|whose|where|when|why|how|which)('s|\s+{_AUX})?|{_AUX})\b", re.I)
+_TO_SPEAKER = {"you": "I", "your": "my", "yours": "mine", "yourself": "myself", "you're": "I'm", "you've": "I've"}
+_OBJECT_AFTER = frozenset("from to with for at about of told tell asked ask gave give sent send called call saw see "
+                          "visited visit helped help like love met meet".split())
+
+
+def as_statement(question: str) -> str:
+    """The question put as the speaker would begin its answer ("What did you have for lunch?" ->
+    "I have for lunch"): a memory says things that way, so the embedder matches it better."""
+    words = _ASKING.sub("", question.strip().rstrip("?"), count=1).split()
+    out = []
+    for i, word in enumerate(words):
+        low = word.lower().strip(",.;:!")
+        if low in _TO_SPEAKER:
+            after_object = low == "you" and i and words[i - 1].lower() in _OBJECT_AFTER
+            word = word.lower().replace(low, "me" if after_object else _TO_SPEAKER[low])
+        out.append(word)
+    return " ".join(out)
 
 
 _PLACE_WORDS = frozenset("at in on near behind inside outside".split())
