@@ -178,9 +178,11 @@ def ilse(tmp_path, embedder):
 def _best_answer(mind, question: str) -> str:
     from garp.mind.interview import interview_inputs, interview_sources
 
+    from garp.engine.lmfunction import checked_candidates
+
     used = asyncio.run(interview_sources(mind, question, NOW))
-    candidates = InterviewAnswer().candidates(interview_inputs(mind, question, used))
-    return max(candidates, key=lambda c: c.utility).text
+    candidates = checked_candidates(InterviewAnswer(), interview_inputs(mind, question, used))  # as rank mode keeps them
+    return max(candidates, key=lambda c: c.utility).out.utterance
 
 
 def test_interview_finds_a_person_asked_about_by_their_role(ilse):
@@ -229,3 +231,16 @@ def test_interview_answers_who_lives_with_the_character_how_it_feels_and_quotes_
     assert _best_answer(mind, "How are you feeling?") == "I am anxious about the firing tomorrow."
     told = _best_answer(mind, "What did you tell Marta?")
     assert told.endswith('Come on Friday."') and told.count('"') == 2
+
+
+def test_a_town_characters_household_comes_from_the_cast_whose_homes_it_shares():
+    """Dara's relationship to Lena says "my best friend", not housemate: the persona files, which
+    give both the same home, say who lives with her."""
+    from garp.mind.interview import persona_facts
+    from garp.mind.persona import housemates, load_personas
+
+    cast = load_personas()
+    assert housemates(cast["Dara"], cast) == ("Lena",)
+    assert set(housemates(cast["Noor"], cast)) == {"Yuki", "Victor", "Isabel"}
+    assert dict(persona_facts(cast["Dara"], housemates(cast["Dara"], cast)))["home"] == "I live at Lena's House with Lena."
+    assert dict(persona_facts(cast["Oliver"], housemates(cast["Oliver"], cast)))["home"] == "I live at Oliver's Flat."

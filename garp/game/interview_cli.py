@@ -84,7 +84,7 @@ class TerminalInterview:
         from garp.engine.embedder import Embedder
         from garp.engine.scheduler import InferenceScheduler
         from garp.mind.factory import make_mind
-        from garp.mind.persona import load_persona
+        from garp.mind.persona import housemates, load_persona, load_personas
 
         persona = load_persona(find_persona_file(args.persona))
         self._open_store(args)
@@ -98,7 +98,8 @@ class TerminalInterview:
         records = self.store.records(persona.name)
         self.t = max((r.created for r in records), default=START_T)
         self.mind = make_mind(persona, store=self.store, embedder=self.embedder, scheduler=self.scheduler, t=self.t,
-                              seed_memories=not getattr(args, "save", None))  # a saved store has them already
+                              seed_memories=not getattr(args, "save", None),  # a saved store has them already
+                              household=housemates(persona, load_personas()))
         self.loop = asyncio.new_event_loop()
 
     def _open_store(self, args: Any) -> None:

@@ -89,6 +89,7 @@ class AgentMind:
         self.needs = Needs(self.personality.need_rates, enabled=needs_enabled)
         self.commitments = CommitmentBook(self.name)
         self.events = EventKnowledge(self.name)  # events known and whom they were told (cognition side)
+        self.household: tuple[str, ...] = ()  # the rest of the cast whose persona files give the same home
         # Cognition-owned subsystems, filled in by garp.mind.factory.make_mind (or from_dict).
         self.emotion: EmotionSystem | None = None
         self.relationships: Relationships | None = None

@@ -14,11 +14,13 @@ from garp.mind.relationships import Relationships, SceneHooks
 
 def make_mind(persona: Persona, *, store: Any, embedder: Any, scheduler: Any, t: float, needs: bool = True,
               emotions: bool = True, rel_hooks: SceneHooks | None = None, score_inline: bool = False,
-              start_needs: dict[str, float] | None = None, seed_memories: bool = True) -> AgentMind:
+              start_needs: dict[str, float] | None = None, seed_memories: bool = True,
+              household: tuple[str, ...] = ()) -> AgentMind:
     """A mind with its emotion, relationships (seeded from the persona) and memory (seeded unless
     `seed_memories` is off, e.g. when a saved store already holds them), mirrors filled in.
     `score_inline` scores poignancy before `remember` returns (lockstep runs)."""
     mind = AgentMind(persona, needs_enabled=needs)
+    mind.household = household
     mind.emotion = EmotionSystem.for_persona(persona, enabled=emotions, t=t)
     mind.relationships = Relationships(persona.name, mind.personality, rel_hooks)
     mind.relationships.seed(persona)

@@ -131,6 +131,11 @@ def first_sentences(text: str, n: int = 2) -> str:
     return " ".join(sentences(text)[:n]).strip()
 
 
+def _unwrapped(text: str) -> str:
+    """A reply wrapped in one pair of quotes, without them; a quotation inside a reply is kept."""
+    return text[1:-1].strip() if len(text) > 1 and text[0] == text[-1] == '"' and text.count('"') == 2 else text
+
+
 def as_answer(text: str) -> str:
     """A source as said in answer: its first two sentences, ending as a sentence does (a
     quotation cut short is closed)."""
@@ -162,7 +167,7 @@ class InterviewAnswer(LMFunction[InterviewInputs, Utterance]):
     def check(self, inputs: InterviewInputs, out: Utterance) -> Utterance:
         """Rules in code: two sentences at most, in character, not an echo or a copied voice line,
         and a factual answer must rest on the record (share a content word with it)."""
-        text = first_sentences(out.utterance.strip().strip('"'))
+        text = first_sentences(_unwrapped(out.utterance.strip()))
         words = _words(text)
         if len(words) < MIN_ANSWER_WORDS:
             raise ValueError("answer too short")
@@ -244,13 +249,15 @@ def rerank(scored: list[Any], k: int = USED_K) -> list[UsedMemory]:
     return used[:k]
 
 
-def persona_facts(persona: Any) -> list[tuple[str, str]]:
-    """(field, first-person sentence) for each fact of the self-description an answer may state."""
+def persona_facts(persona: Any, household: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """(field, first-person sentence) for each fact of the self-description an answer may state;
+    who else lives in the home comes from the cast (`household`) and from relationship notes."""
     facts: list[tuple[str, str]] = []
     if persona.occupation:
         where = f" at {persona.workplace}" if persona.workplace else ""
         facts.append(("occupation", f"I work as {_article(persona.occupation)}{where}."))
-    household = [r.name for r in persona.relationships if _HOUSEHOLD.search(r.note or "")]
+    household = list(dict.fromkeys([*household, *(r.name for r in persona.relationships
+                                                   if _HOUSEHOLD.search(r.note or ""))]))
     facts.append(("home", f"I live at {persona.home}" + (f" with {_and(household)}." if household else ".")))
     facts.append(("age", f"I am {persona.age} years old."))
     if persona.routine:
@@ -309,7 +316,8 @@ async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemo
     pool = await mind.memory.retrieve(named, t=t, k=POOL_K)
     used = rerank([s for s in pool if getattr(s.record, "predicate", "") != INTERVIEW_PREDICATE], k=POOL_K)
     name = mind.persona.name
-    used += [UsedMemory(text, W_IMPORTANCE, {}, f"persona:{fld}") for fld, text in persona_facts(mind.persona)]
+    facts = persona_facts(mind.persona, getattr(mind, "household", ()))
+    used += [UsedMemory(text, W_IMPORTANCE, {}, f"persona:{fld}") for fld, text in facts]
     used += feeling_source(mind, question, t)
     for u in used:
         u.spoken = u.description if u.source != "memory" else memory_in_first_person(u.description, name)
@@ -509,6 +517,7 @@ def interview_inputs(mind: Any, question: str, used: list[UsedMemory]) -> Interv
                          ("Background", persona.background), ("Routine", persona.routine)):
         if value:
             parts.append(f"{label}: {value}")
+    parts += [f"Feeling now: {u.spoken}" for u in used if u.kind == "state"]  # part of the record an answer rests on
     memories = [u for u in used if u.source == "memory"]
     on_topic = [u.description for u in memories if u.factors.get("cosine", 0.0) >= MIN_COSINE] or \
         [u.description for u in memories[:2]]

@@ -178,6 +178,11 @@ def load_persona(path: str | Path) -> Persona:
     return load_model_file(path, Persona, "persona file")
 
 
+def housemates(persona: Persona, cast: dict[str, Persona]) -> tuple[str, ...]:
+    """The others of the cast whose home is this persona's home."""
+    return tuple(n for n, p in cast.items() if p.home == persona.home and n != persona.name)
+
+
 def load_personas(directory: str | Path = PERSONAS) -> dict[str, Persona]:
     """Load every personas/*.json, keyed by name; duplicate names are an error."""
     directory = Path(directory)

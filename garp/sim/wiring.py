@@ -22,7 +22,7 @@ from garp.errors import GarpError
 from garp.eventlog import EventLog
 from garp.mind.agent import AgentMind
 from garp.mind.factory import make_mind
-from garp.mind.persona import Persona, load_personas
+from garp.mind.persona import Persona, housemates, load_personas
 from garp.mind.relationships import SceneHooks as RelHooks
 from garp.recovery import memory_logger
 from garp.scenario.loader import load_scenario
@@ -339,7 +339,7 @@ def _minds(scenario: Scenario, personas: dict[str, Persona], engine: _Engine, t:
         minds[name] = make_mind(persona, store=engine.store, embedder=engine.embedder, scheduler=engine.scheduler,
                                 t=t, needs=switches["needs"], emotions=switches["emotions"], rel_hooks=rel_hooks,
                                 score_inline=lockstep, start_needs=scenario.start_needs.get(name, {}),
-                                seed_memories=seed_memories)
+                                seed_memories=seed_memories, household=housemates(persona, personas))
     _preseed_relationships(scenario, minds, t)
     for mind in minds.values():
         mind.refresh_mirrors()
