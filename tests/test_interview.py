@@ -244,3 +244,17 @@ def test_a_town_characters_household_comes_from_the_cast_whose_homes_it_shares()
     assert set(housemates(cast["Noor"], cast)) == {"Yuki", "Victor", "Isabel"}
     assert dict(persona_facts(cast["Dara"], housemates(cast["Dara"], cast)))["home"] == "I live at Lena's House with Lena."
     assert dict(persona_facts(cast["Oliver"], housemates(cast["Oliver"], cast)))["home"] == "I live at Oliver's Flat."
+
+
+def test_interview_answers_what_the_character_will_do_from_the_day_plan_it_remembers(ilse):
+    """A question about later today is answered by the part of the remembered day plan it asks
+    about, one about now by the block under way; today's plan is not offered for tomorrow."""
+    mind = ilse("Ilse grew up by the coast.", [
+        ("Ilse's plan for Tuesday: wake up at 07:00, work at the kiln at 09:00, have lunch at 12:30, "
+         "read by the fire at 17:30, choir practice at 19:00, have dinner at 21:00", "thought", 10.0),
+        ("Ilse glazed twelve blue bowls for the market.", "event", 3.0)])
+    assert _best_answer(mind, "What are you doing this evening?") == \
+        "My plan for this evening: choir practice at 19:00, have dinner at 21:00."
+    assert _best_answer(mind, "What are you doing?") == \
+        "Right now: read by the fire (since 17:30). Next: choir practice at 19:00."
+    assert not _best_answer(mind, "What are you doing tomorrow?").startswith(("My plan for the rest", "Right now"))

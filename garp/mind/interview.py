@@ -35,7 +35,8 @@ W_WHEN = 0.1           # the memory is from the time the question asks about ("t
 OUT_OF_WINDOW = 0.25   # an event from outside the time the question asks about ("last night" vs lunch today)
 W_OPEN_RECALL = 0.3    # an event of the asked time answering "What did you do then?" (no topic to match)
 W_TALK = 0.15          # a conversation answering a question about talking ("Who did you speak to?")
-W_FEELING = 0.3        # the emotion state answering how the character feels now (no memory can say it)
+W_STATE = 0.3          # the character's state now (its feeling, its plan ahead) answering a question about it:
+                       # the source exists only when the question asks for it, and no memory says it that way
 W_HISTORY = 0.2        # the life story answering a question about the character's past ("before you ...")
 PAST_PENALTY = 0.1     # a persona habit answering a question about a past event
 TYPE_PENALTY = 0.3     # a source without the name, time or number the question asks for
@@ -44,6 +45,8 @@ RECALL_FLOOR = 0.41    # rank mode: the utility of "I don't recall" (an answer's
                        # the tuning part of benchmarks/data/interview_eval.json)
 MODEL_WEIGHT = 0.05    # rank mode: weight of the model's calibrated log-likelihood (nats/token) against cosine
 INTERVIEW_PREDICATE = "was interviewed"  # marks the stored exchange, kept out of later interviews' sources
+PLAN_LOOKBACK = 40     # recent thoughts searched for today's remembered day plan
+PLAN_ITEMS = 4         # plan blocks an answer about the day ahead names
 MAX_ANSWER_CHARS = 280  # output field cap (keeps the grammar small and the answer short)
 MAX_QUESTION_CHARS = 300
 MIN_ANSWER_WORDS = 3   # shorter replies are echoes or fragments
@@ -281,6 +284,38 @@ def feeling_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
     return [UsedMemory(text, W_IMPORTANCE, {}, "state:feeling", created=t, kind="state", spoken=text)]
 
 
+def plan_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
+    """What the character plans for the rest of today (or the part of it asked about), read from
+    the day plan it remembers, when the question asks what it will do or is doing."""
+    if not _AHEAD.search(question) or _FELT_THEN.search(question) or re.search(r"\btomorrow\b", question, re.I):
+        return []
+    prefix = f"{mind.persona.name}'s plan for "
+    plan = next((r for r in mind.memory.recent(PLAN_LOOKBACK, ["thought"]) if r.description.startswith(prefix)
+                 and r.created // DAY_S == t // DAY_S), None)
+    if plan is None:
+        return []
+    items = [(what.strip(), int(h) * 3600 + int(m) * 60) for what, h, m in _PLAN_ITEM.findall(plan.description)]
+    lo, hi, label = _ahead_window(question, t % DAY_S)
+    keep = [f"{what} at {start // 3600:02d}:{start % 3600 // 60:02d}" for what, start in items if lo <= start < hi]
+    current = [f"{what} (since {start // 3600:02d}:{start % 3600 // 60:02d})" for what, start in items
+               if start <= t % DAY_S][-1:]
+    if label == "now" and current:
+        text = f"Right now: {current[0]}." + (f" Next: {keep[0]}." if keep else "")
+    elif keep:
+        text = f"My plan for {label}: {', '.join(keep[:PLAN_ITEMS])}."
+    else:
+        return []
+    return [UsedMemory(text, W_IMPORTANCE, {}, "state:plan", created=t, kind="state", spoken=text)]
+
+
+def _ahead_window(question: str, now_s: float) -> tuple[float, float, str]:
+    """(from, to) seconds after midnight and how to name it: the part of the day asked about, or the rest of today."""
+    for pattern, (lo, hi), label in _AHEAD_WINDOWS:
+        if re.search(pattern, question, re.I):
+            return max(lo * 3600.0, now_s), hi * 3600.0, label
+    return now_s, DAY_S, "now" if re.search(r"\bare you doing\b(?!.*\blater\b)", question, re.I) else "the rest of today"
+
+
 def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -318,7 +353,7 @@ async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemo
     name = mind.persona.name
     facts = persona_facts(mind.persona, getattr(mind, "household", ()))
     used += [UsedMemory(text, W_IMPORTANCE, {}, f"persona:{fld}") for fld, text in facts]
-    used += feeling_source(mind, question, t)
+    used += feeling_source(mind, question, t) + plan_source(mind, question, t)
     for u in used:
         u.spoken = u.description if u.source != "memory" else memory_in_first_person(u.description, name)
     forms = list(dict.fromkeys(f for f in (question, named, as_statement(named)) if f))
@@ -341,7 +376,7 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     story gains W_HISTORY on a question about the character's past."""
     cosine = max([float(np.dot(q, vec)) for q in cues.vectors] + [u.factors.get("cosine", -1.0)])
     habit = u.source.startswith("persona:")
-    timed = u.kind in ("event", "chat", "state") and u.created is not None  # a memory of then, or the state now
+    timed = u.source == "memory" and u.kind in ("event", "chat") and u.created is not None
     window = cues.window
     inside = window is not None and timed and window[0] <= u.created <= window[1]  # type: ignore[operator]
     history = cues.history and u.source == "persona:background"
@@ -351,7 +386,7 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     lexical = len(cues.stems & _stems(u.spoken)) / len(cues.stems) if cues.stems else 0.0
     answers_open = u.kind == "chat" if cues.about_talk else u.kind in ("event", "chat")
     when = (W_OPEN_RECALL if cues.open_recall and answers_open else W_WHEN) * float(inside)
-    talk = W_TALK * float(cues.about_talk and u.kind == "chat") + W_FEELING * float(u.kind == "state")
+    talk = W_TALK * float(cues.about_talk and u.kind == "chat") + W_STATE * float(u.kind == "state")
     fit = W_RELEVANCE * cosine - penalty + W_LEXICAL * lexical + when + W_HISTORY * float(history) + talk
     tie_break = u.score - W_RELEVANCE * u.factors.get("cosine_stored", 0.0)  # importance and recency
     u.factors.update({"cosine": cosine, "penalty": penalty, "lexical": lexical, "when": float(inside),
@@ -472,6 +507,11 @@ def _unit(v: Any) -> Any:
 _HOUSEHOLD = re.compile(r"\b(house|flat|room)mates?\b|\blodgers?\b|\blandlady\b|\blandlord\b|\blives? with me\b", re.I)
 _FEELING_NOW = re.compile(r"\bhow are you( doing| today| now| feeling| feeling today)?\s*[?.!]*$|\bhow do you feel\b(?! about| towards)|"
                           r"\b(are|do) you feel\b(?! about| towards)|\bfeeling\b(?! about| towards)|\byour mood\b|\bin a (good|bad) mood\b", re.I)
+_AHEAD = re.compile(r"\b(going to|gonna|will you|plans?|planning|later|tonight|this (evening|afternoon)|tomorrow|"
+                    r"next|are you doing|are you up to)\b", re.I)
+_AHEAD_WINDOWS = ((r"\btonight|this evening\b", (17.0, 24.0), "this evening"),
+                  (r"\bthis afternoon\b", (12.0, 18.0), "this afternoon"))
+_PLAN_ITEM = re.compile(r"(?:: |, )([^,:]+?) at (\d\d):(\d\d)")
 _FELT_THEN = re.compile(r"\b(did|were|was|had|felt|yesterday|last|earlier|ago)\b", re.I)
 _PAST = re.compile(r"\b(did|were|was|had|happened|went|today|yesterday|last (night|week)|this (morning|afternoon)|"
                    r"earlier|ago)\b", re.I)
