@@ -92,12 +92,27 @@ def tour(scenario: str, seconds: float, out: Path) -> None:
                         tab.toggle(b.key)
             frames(app, screen, 3)
             pygame.image.save(screen, str(out / f"panel_{title.lower().replace(' ', '_')}.png"))
+        interview_shot(app, screen, out)
         app.open_panel(None)
         app.log_viewer.toggle()
         frames(app, screen, 2)
         pygame.image.save(screen, str(out / "event_log.png"))
     finally:
         sim.close()
+
+
+TOUR_QUESTIONS = ("How are you feeling today?", "Who do you live with?", "What are you doing this evening?",
+                  "Who did you talk to today?")
+
+
+def interview_shot(app: App, screen: pygame.Surface, out: Path) -> None:
+    """The Interview tab after a player's first questions, each answered (or a minute gone)."""
+    tab = app.panel.select("Interview")
+    for question in TOUR_QUESTIONS:
+        exchange = tab.submit(question)
+        wait_for(app, screen, lambda: exchange is None or exchange.future is None or exchange.future.done(), 60)
+    frames(app, screen, 3)
+    pygame.image.save(screen, str(out / "panel_interview_answers.png"))
 
 
 def _posed(sim: Any, pose: str, at_furniture: bool = False) -> vm.BodyView | None:
