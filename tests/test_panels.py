@@ -271,6 +271,8 @@ def test_interview_tab_shows_answer_and_memories_used(live):
     assert ex.answer and f"Ren: {ex.answer}" in lines
     assert ex.memories and any(line.startswith(f"{ex.memories[0].score:.2f}  {ex.memories[0].description}")
                                for line in lines)
+    assert any(line.startswith("Sources, best first (score = fit") for line in lines)  # how the ranking works
+    assert any("\nfit " in line and " cos " in line for line in lines)  # each source's raw cosine, visible
     chats = live.sv.store.records("Ren", ["chat"])
     assert any("I was interviewed and asked: \"What do you do in the evenings?\"" in r.description for r in chats)
     live.step_lockstep()  # the main thread sees the answer has come: Ren may talk again

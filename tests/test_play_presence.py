@@ -243,10 +243,12 @@ def test_saturation_is_shown_while_requests_wait_or_were_just_refused_not_after_
 
 def test_hud_line_drops_the_saturation_notice_beside_an_empty_queue():
     scheduler = types.SimpleNamespace(stats=lambda: {"queue_depth": 0, "bound": 40, "load": 3.0, "saturated": True,
-                                                     "answered": {"admission": 12, "stale": 2}})
+                                                     "answered": {"admission": 12, "stale": 2}, "busy_share": 0.25,
+                                                     "tok_s": 2.0})
     sim = types.SimpleNamespace(clock=GameClock(DAWN), scheduler=scheduler, minds={"A": 1})
     hud = Hud(sim)
     assert "model queue 0/40" in hud.line() and "saturated" not in hud.line()
+    assert "busy 25%, 2 tok/s" in hud.line()  # scoring keeps the model busy without making tokens
 
 
 @pytest.mark.parametrize("why, expected", [

@@ -94,6 +94,10 @@ class ShareClock:
             self.busy_s += now - self._at
         self._at = now
 
+    def busy_at(self, now: float) -> float:
+        """`busy_s` as of `now`, counting the request running (read only)."""
+        return self.busy_s + (now - self._at if self.running else 0.0)
+
     def begin(self, now: float) -> float:
         self._advance(now)
         self.running += 1

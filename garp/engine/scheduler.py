@@ -40,6 +40,7 @@ DEFAULT_CHOICE_MODE = "score"  # benchmarks/decision_modes.py: score beats gener
 DEFAULT_BLEND = 0.5            # weight of caller utilities against model log-likelihood in score mode
 DEFAULT_CALIBRATE = True       # score mode subtracts each option's likelihood without the situation (PMI)
 STALE_AFTER_S = 5.0            # a reply this late is still used; later, the fallback answers instead
+BUSY_SAMPLE_S = 1.0            # wall seconds between samples of the model's busy time
 TOK_WINDOW_S = 60.0            # throughput window for stats(), wall seconds
 CHOICE_PRIORITY = 3            # action choice sits between conversation lines (1-2) and poignancy (8)
 DEFAULT_BOUND = 64             # queued requests with deadlines; the game sets 2 x its cast (set_bound)
@@ -109,6 +110,7 @@ class InferenceScheduler:
         self._tokens: collections.deque[tuple[float, int]] = collections.deque()
         self._started_at = time.monotonic()
         self._share = adm.ShareClock(self._started_at)
+        self._busy_samples: collections.deque[tuple[float, float]] = collections.deque()  # (wall t, busy_s)
         self._demand = adm.DemandMeter()
 
     # ------------------------------------------------------------ lifecycle
@@ -391,6 +393,17 @@ class InferenceScheduler:
         return self.measured_tok_s
 
     # ------------------------------------------------------------ observability
+    def _busy_share(self, now: float) -> float:
+        """Share of the last TOK_WINDOW_S wall seconds with a request on the model: in rank mode most
+        of its work is scoring, which tok/s (generated tokens) does not show. Caller holds the lock."""
+        busy = self._share.busy_at(now)
+        if not self._busy_samples or now - self._busy_samples[-1][0] >= BUSY_SAMPLE_S:
+            self._busy_samples.append((now, busy))
+        while len(self._busy_samples) > 1 and now - self._busy_samples[1][0] >= TOK_WINDOW_S:
+            self._busy_samples.popleft()
+        t0, b0 = self._busy_samples[0] if now > self._busy_samples[0][0] else (self._started_at, 0.0)
+        return min(1.0, (busy - b0) / max(now - t0, 1e-6))
+
     def stats(self) -> dict:
         now = time.monotonic()
         with self._cv:
@@ -398,7 +411,8 @@ class InferenceScheduler:
                 self._tokens.popleft()
             window = min(TOK_WINDOW_S, max(now - self._started_at, 1e-6))
             load = self._demand.load(now)
-            out = {"queue_depth": len(self._heap), "bound": self.bound, "in_flight": self._in_flight,
+            busy = self._busy_share(now)
+            out = {"busy_share": busy, "queue_depth": len(self._heap), "bound": self.bound, "in_flight": self._in_flight,
                    "calls": self._calls, "tok_s": sum(n for _, n in self._tokens) / window,
                    "measured_tok_s": self.measured_tok_s, "load": load, "saturated": load > SATURATED_LOAD,
                    "work_ahead_s": self._in_flight_work(now) + sum(r.cost.work_s for r in self._heap),

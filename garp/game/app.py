@@ -42,7 +42,7 @@ GIL_SWITCH_S = 0.001
 # SDL on Linux presents a window through OpenGL when a GL driver is there. Without a GPU that
 # driver is Mesa's llvmpipe, whose rasterizer threads (one per core) then fight llama.cpp's
 # threads for the cores: the model kept 0.59 of its bare tok/s while the town was drawn, and
-# 0.80 with SDL's plain X11 framebuffer (benchmarks/town_load.py, Xvfb at 24-bit depth).
+# 0.82-0.97 with SDL's plain X11 framebuffer (benchmarks/town_load.py, Xvfb at 24-bit depth).
 # Set SDL_FRAMEBUFFER_ACCELERATION=1 to present through the GPU instead.
 FRAMEBUFFER_HINT = ("SDL_FRAMEBUFFER_ACCELERATION", "0")
 DRAG_THRESHOLD = 4     # px the mouse moves before a press becomes a drag instead of a click

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from garp.errors import GarpError
-from garp.mind.interview import InterviewResult, interview
+from garp.mind.interview import SCORE_EXPLAINED, InterviewResult, interview, score_parts
 from garp.paths import PERSONAS
 from garp.textclean import printable, strip_controls
 
@@ -61,12 +61,9 @@ def format_result(name: str, result: InterviewResult) -> str:
     """The answer and the memories it used, safe to print (no escapes from the model or the store)."""
     lines = [f"  {result.notice}"] if result.notice else []
     lines += [f"{name}: {printable(result.answer)}",
-              f"  ({result.kind} question; sources best first: score = fit (raw cosine, then the question's cues: "
-              "time, kind of answer, shared words) + importance and recency as tie-breaks)"]
+              f"  ({result.kind} question; sources best first: {SCORE_EXPLAINED})"]
     for m in result.memories:
-        f = m.factors
-        lines.append(f"  {m.score:5.2f}  fit {f.get('fit', m.score):.2f}  cos {f.get('cosine', 0):.2f}  "
-                     f"poig {f.get('poignancy', 0):.2f}  rec {f.get('recency', 0):.2f}  {printable(m.description)}")
+        lines.append(f"  {m.score:5.2f}  {score_parts(m.factors)}  {printable(m.description)}")
     if not result.memories:
         lines.append("  (no memories)")
     call = result.call

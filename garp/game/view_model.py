@@ -173,6 +173,7 @@ class HudStats:
     bound: int = 0             # the model queue's bound
     keep_up: float = 0.0       # when the model is saturated: the speed that would keep up, else 0
     refused: int = 0           # requests answered by code so far because the model could not be in time
+    busy: float = 0.0          # share of the last minute the model was computing (scoring shows here, not in tok/s)
 
 
 def clock_stats(sim: Any) -> HudStats:
@@ -206,6 +207,7 @@ def hud_stats(sim: Any) -> HudStats:
         keep_up=keep_up_speed(_num(attr(clock, "speed", default=1.0), 1.0), _num(stats.get("load", 0.0)))
         if stats.get("saturated") else 0.0,
         refused=sum(int(_num((stats.get("answered") or {}).get(k, 0))) for k in REFUSALS),
+        busy=_num(stats.get("busy_share", 0.0)),
     )
 
 

@@ -45,6 +45,7 @@ RECALL_FLOOR = 0.41    # rank mode: the utility of "I don't recall" (an answer's
                        # the tuning part of benchmarks/data/interview_eval.json)
 MODEL_WEIGHT = 0.05    # rank mode: weight of the model's calibrated log-likelihood (nats/token) against cosine
 INTERVIEW_PREDICATE = "was interviewed"  # marks the stored exchange, kept out of later interviews' sources
+STATE_LABELS = {"state:feeling": "Feeling now", "state:plan": "Plan for today"}  # state sources in the record
 PLAN_LOOKBACK = 40     # recent thoughts searched for today's remembered day plan
 PLAN_ITEMS = 4         # plan blocks an answer about the day ahead names
 MAX_ANSWER_CHARS = 280  # output field cap (keeps the grammar small and the answer short)
@@ -55,6 +56,10 @@ STEM_CHARS = 5         # prefix length for matching content words ("records" ~ "
 DEFAULT_EMOTION = "neutral"
 
 FALLBACK_ANSWER = "I'm sorry, I don't recall that."
+SCORE_EXPLAINED = ("score = fit (raw cosine, then the question's cues: time, kind of answer, shared words) "
+                   "+ importance and recency as tie-breaks")
+SHOWN_FACTORS = (("fit", "fit"), ("cosine", "cos"), ("penalty", "penalty"), ("lexical", "words"),
+                 ("when", "when"), ("poignancy", "poig"), ("recency", "rec"))
 
 REFLECTIVE_WORDS = (
     "why", "feel", "felt", "think", "thought", "learn", "learned", "taught", "teach", "mean to you",
@@ -223,6 +228,11 @@ class UsedMemory:
                 "factors": {k: round(v, 3) for k, v in self.factors.items()}}
 
 
+def score_parts(factors: dict[str, float]) -> str:
+    """How a source's score was made, as the terminal and the Interview tab show it."""
+    return "  ".join(f"{label} {factors[k]:.2f}" for k, label in SHOWN_FACTORS if k in factors)
+
+
 @dataclass
 class InterviewResult:
     question: str
@@ -287,7 +297,7 @@ def feeling_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
 def plan_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
     """What the character plans for the rest of today (or the part of it asked about), read from
     the day plan it remembers, when the question asks what it will do or is doing."""
-    if not _AHEAD.search(question) or _FELT_THEN.search(question) or re.search(r"\btomorrow\b", question, re.I):
+    if not _AHEAD.search(question) or _FELT_THEN.search(question) or _TOMORROW.search(question):  # no plan for it yet
         return []
     prefix = f"{mind.persona.name}'s plan for "
     plan = next((r for r in mind.memory.recent(PLAN_LOOKBACK, ["thought"]) if r.description.startswith(prefix)
@@ -313,7 +323,8 @@ def _ahead_window(question: str, now_s: float) -> tuple[float, float, str]:
     for pattern, (lo, hi), label in _AHEAD_WINDOWS:
         if re.search(pattern, question, re.I):
             return max(lo * 3600.0, now_s), hi * 3600.0, label
-    return now_s, DAY_S, "now" if re.search(r"\bare you doing\b(?!.*\blater\b)", question, re.I) else "the rest of today"
+    doing_now = re.search(r"\bare you doing\b(?!.*\blater\b)", question, re.I)
+    return now_s, DAY_S, "now" if doing_now else "the rest of today"
 
 
 def _and(names: list[str]) -> str:
@@ -373,7 +384,7 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     """Score one source against the question's cues. A habit (persona fact) loses PAST_PENALTY on a
     question about a past event; a source without what the question asks for (a name, a time, a place, a
     number) loses TYPE_PENALTY; an event or habit outside the asked time loses OUT_OF_WINDOW; the life
-    story gains W_HISTORY on a question about the character's past."""
+    story gains W_HISTORY on a question about the character's past, a state source (feeling, plan) W_STATE."""
     cosine = max([float(np.dot(q, vec)) for q in cues.vectors] + [u.factors.get("cosine", -1.0)])
     habit = u.source.startswith("persona:")
     timed = u.source == "memory" and u.kind in ("event", "chat") and u.created is not None
@@ -438,7 +449,7 @@ def as_statement(question: str) -> str:
     for i, word in enumerate(words):
         low = word.lower().strip(",.;:!")
         if low in _TO_SPEAKER:
-            after_object = low == "you" and i and words[i - 1].lower() in _OBJECT_AFTER
+            after_object = low == "you" and i > 0 and words[i - 1].lower() in _OBJECT_AFTER
             word = word.lower().replace(low, "me" if after_object else _TO_SPEAKER[low])
         out.append(word)
     return " ".join(out)
@@ -505,12 +516,14 @@ def _unit(v: Any) -> Any:
 
 
 _HOUSEHOLD = re.compile(r"\b(house|flat|room)mates?\b|\blodgers?\b|\blandlady\b|\blandlord\b|\blives? with me\b", re.I)
-_FEELING_NOW = re.compile(r"\bhow are you( doing| today| now| feeling| feeling today)?\s*[?.!]*$|\bhow do you feel\b(?! about| towards)|"
-                          r"\b(are|do) you feel\b(?! about| towards)|\bfeeling\b(?! about| towards)|\byour mood\b|\bin a (good|bad) mood\b", re.I)
-_AHEAD = re.compile(r"\b(going to|gonna|will you|plans?|planning|later|tonight|this (evening|afternoon)|tomorrow|"
-                    r"next|are you doing|are you up to)\b", re.I)
+_FEELING_NOW = re.compile(r"\bhow are you( doing| today| now| feeling| feeling today)?\s*[?.!]*$|"
+                          r"\bhow do you feel\b(?! about| towards)|\b(are|do) you feel\b(?! about| towards)|"
+                          r"\bfeeling\b(?! about| towards)|\byour mood\b|\bin a (good|bad) mood\b", re.I)
+_AHEAD = re.compile(r"\b(going to|gonna|will you|plans?|planning|later|tonight|this (evening|afternoon)|next|"
+                    r"are you doing|are you up to)\b", re.I)
 _AHEAD_WINDOWS = ((r"\btonight|this evening\b", (17.0, 24.0), "this evening"),
                   (r"\bthis afternoon\b", (12.0, 18.0), "this afternoon"))
+_TOMORROW = re.compile(r"\btomorrow\b", re.I)
 _PLAN_ITEM = re.compile(r"(?:: |, )([^,:]+?) at (\d\d):(\d\d)")
 _FELT_THEN = re.compile(r"\b(did|were|was|had|felt|yesterday|last|earlier|ago)\b", re.I)
 _PAST = re.compile(r"\b(did|were|was|had|happened|went|today|yesterday|last (night|week)|this (morning|afternoon)|"
@@ -557,7 +570,7 @@ def interview_inputs(mind: Any, question: str, used: list[UsedMemory]) -> Interv
                          ("Background", persona.background), ("Routine", persona.routine)):
         if value:
             parts.append(f"{label}: {value}")
-    parts += [f"Feeling now: {u.spoken}" for u in used if u.kind == "state"]  # part of the record an answer rests on
+    parts += [f"{STATE_LABELS[u.source]}: {u.spoken}" for u in used if u.kind == "state"]  # the record answers rest on
     memories = [u for u in used if u.source == "memory"]
     on_topic = [u.description for u in memories if u.factors.get("cosine", 0.0) >= MIN_COSINE] or \
         [u.description for u in memories[:2]]

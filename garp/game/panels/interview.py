@@ -16,6 +16,7 @@ from garp.game import text as T
 from garp.game import view_model as vm
 from garp.game.panels.base import Tab
 from garp.game.panels.widgets import FONT, PAD, Row
+from garp.mind.interview import SCORE_EXPLAINED, score_parts
 
 MAX_QUESTION = 300  # characters in the input box
 INPUT_H = 40
@@ -112,11 +113,9 @@ class InterviewTab(Tab):
                 rows.append(Row(self.progress_line(ex), color=T.WARN))
             else:
                 rows.append(Row(f"{self.name}: {ex.answer}", "block", color=T.GOOD))
-                rows.append(Row("Memories used (score = 3 x similarity + 0.5 x poignancy + 0.5 x recency)",
-                                color=T.FG_DIM))
+                rows.append(Row(f"Sources, best first ({SCORE_EXPLAINED})", color=T.FG_DIM))
                 for m in ex.memories:
-                    factors = "  ".join(f"{k} {v:.2f}" for k, v in m.factors.items())
-                    rows.append(Row(f"{m.score:.2f}  {m.description}\n{factors}", "block", indent=1))
+                    rows.append(Row(f"{m.score:.2f}  {m.description}\n{score_parts(m.factors)}", "block", indent=1))
                 if not ex.memories:
                     rows.append(Row("(no memories matched)", "mono", indent=1))
         return rows
