@@ -110,7 +110,7 @@ class InferenceScheduler:
         self._tokens: collections.deque[tuple[float, int]] = collections.deque()
         self._started_at = time.monotonic()
         self._share = adm.ShareClock(self._started_at)
-        self._busy_samples: collections.deque[tuple[float, float]] = collections.deque()  # (wall t, busy_s)
+        self._busy_samples = collections.deque([(self._started_at, 0.0)])  # (wall t, busy_s), oldest first
         self._demand = adm.DemandMeter()
 
     # ------------------------------------------------------------ lifecycle
@@ -397,11 +397,11 @@ class InferenceScheduler:
         """Share of the last TOK_WINDOW_S wall seconds with a request on the model: in rank mode most
         of its work is scoring, which tok/s (generated tokens) does not show. Caller holds the lock."""
         busy = self._share.busy_at(now)
-        if not self._busy_samples or now - self._busy_samples[-1][0] >= BUSY_SAMPLE_S:
+        if now - self._busy_samples[-1][0] >= BUSY_SAMPLE_S:
             self._busy_samples.append((now, busy))
         while len(self._busy_samples) > 1 and now - self._busy_samples[1][0] >= TOK_WINDOW_S:
             self._busy_samples.popleft()
-        t0, b0 = self._busy_samples[0] if now > self._busy_samples[0][0] else (self._started_at, 0.0)
+        t0, b0 = self._busy_samples[0]
         return min(1.0, (busy - b0) / max(now - t0, 1e-6))
 
     def stats(self) -> dict:

@@ -247,7 +247,8 @@ class Commitment(BaseModel):
 
 def make_commitment(what: str, start: float, place: str, host: str, *, participants=(),
                     source: Source = "own", heard_from: str | None = None, created_t: float = 0.0,
-                    end: float | None = None, proposer: str | None = None, room: str | None = None) -> Commitment:
+                    end: float | None = None, proposer: str | None = None, room: str | None = None,
+                    open_: bool = False) -> Commitment:
     """Build a commitment with a stable id shared by every agent who holds the same event."""
     day = int(start // DAY_S)
     people = sorted({host, *participants})
@@ -255,7 +256,7 @@ def make_commitment(what: str, start: float, place: str, host: str, *, participa
         id=f"c-{_slug(host)}-{day}-{_slug(what)}", what=what, day=day, start=start,
         end=end if end is not None and end > start else start + COMMITMENT_DEFAULT_DURATION_S,
         place=place, room=room or None, participants=people, host=host, proposer=proposer or host, source=source,
-        heard_from=heard_from, created_t=created_t)
+        heard_from=heard_from, created_t=created_t, open=open_)
 
 
 def same_event(a: Commitment, b: Commitment) -> bool:

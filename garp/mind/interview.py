@@ -19,7 +19,9 @@ from pydantic import BaseModel, Field
 import numpy as np
 
 from garp.engine.lmfunction import Candidate, LMFunction, chat
+from garp.mind.commitments import hhmm
 from garp.mind.first_person import first_person, memory_in_first_person
+from garp.mind.planning import plan_memory_prefix, read_plan_memory
 from garp.units import DAY_S
 from garp.textclean import clean_line, sentences
 
@@ -299,16 +301,15 @@ def plan_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
     the day plan it remembers, when the question asks what it will do or is doing."""
     if not _AHEAD.search(question) or _FELT_THEN.search(question) or _TOMORROW.search(question):  # no plan for it yet
         return []
-    prefix = f"{mind.persona.name}'s plan for "
+    prefix = plan_memory_prefix(mind.persona.name)
     plan = next((r for r in mind.memory.recent(PLAN_LOOKBACK, ["thought"]) if r.description.startswith(prefix)
                  and r.created // DAY_S == t // DAY_S), None)
     if plan is None:
         return []
-    items = [(what.strip(), int(h) * 3600 + int(m) * 60) for what, h, m in _PLAN_ITEM.findall(plan.description)]
+    items = read_plan_memory(plan.description)
     lo, hi, label = _ahead_window(question, t % DAY_S)
-    keep = [f"{what} at {start // 3600:02d}:{start % 3600 // 60:02d}" for what, start in items if lo <= start < hi]
-    current = [f"{what} (since {start // 3600:02d}:{start % 3600 // 60:02d})" for what, start in items
-               if start <= t % DAY_S][-1:]
+    keep = [f"{what} at {hhmm(start)}" for what, start in items if lo <= start < hi]
+    current = [f"{what} (since {hhmm(start)})" for what, start in items if start <= t % DAY_S][-1:]
     if label == "now" and current:
         text = f"Right now: {current[0]}." + (f" Next: {keep[0]}." if keep else "")
     elif keep:
@@ -397,8 +398,9 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     lexical = len(cues.stems & _stems(u.spoken)) / len(cues.stems) if cues.stems else 0.0
     answers_open = u.kind == "chat" if cues.about_talk else u.kind in ("event", "chat")
     when = (W_OPEN_RECALL if cues.open_recall and answers_open else W_WHEN) * float(inside)
-    talk = W_TALK * float(cues.about_talk and u.kind == "chat") + W_STATE * float(u.kind == "state")
-    fit = W_RELEVANCE * cosine - penalty + W_LEXICAL * lexical + when + W_HISTORY * float(history) + talk
+    talk = W_TALK * float(cues.about_talk and u.kind == "chat")
+    state = W_STATE * float(u.kind == "state")  # a state source exists only when the question asks for it
+    fit = W_RELEVANCE * cosine - penalty + W_LEXICAL * lexical + when + W_HISTORY * float(history) + talk + state
     tie_break = u.score - W_RELEVANCE * u.factors.get("cosine_stored", 0.0)  # importance and recency
     u.factors.update({"cosine": cosine, "penalty": penalty, "lexical": lexical, "when": float(inside),
                       "history": float(history), "fit": fit})
@@ -524,7 +526,7 @@ _AHEAD = re.compile(r"\b(going to|gonna|will you|plans?|planning|later|tonight|t
 _AHEAD_WINDOWS = ((r"\btonight|this evening\b", (17.0, 24.0), "this evening"),
                   (r"\bthis afternoon\b", (12.0, 18.0), "this afternoon"))
 _TOMORROW = re.compile(r"\btomorrow\b", re.I)
-_PLAN_ITEM = re.compile(r"(?:: |, )([^,:]+?) at (\d\d):(\d\d)")
+# past tense only: unlike _PAST, "today" and "this morning" may ask about now ("How are you feeling today?")
 _FELT_THEN = re.compile(r"\b(did|were|was|had|felt|yesterday|last|earlier|ago)\b", re.I)
 _PAST = re.compile(r"\b(did|were|was|had|happened|went|today|yesterday|last (night|week)|this (morning|afternoon)|"
                    r"earlier|ago)\b", re.I)

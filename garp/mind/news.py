@@ -101,8 +101,7 @@ def heard(event: Commitment, listener: str, speaker: str, t: float) -> Commitmen
 
 def intention_event(what: str, start: float, end: float, place: str, owner: str, invite: list[str],
                     room: str | None = None, open_: bool = False) -> Commitment:
-    event = make_commitment(what, start, place, owner, participants=invite, end=end, room=room)
-    return event.model_copy(update={"open": open_})
+    return make_commitment(what, start, place, owner, participants=invite, end=end, room=room, open_=open_)
 
 
 def invitation_visits(event: Commitment, invite: list[str], homes: dict[str, str],

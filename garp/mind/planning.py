@@ -313,6 +313,28 @@ def minute_steps(nodes: list[PlanNode]) -> list[PlanNode]:
 
 
 # --- orchestration ------------------------------------------------------------------------
+REMEMBERED_PLAN_CHARS = 300  # a remembered day plan is a memory: kept to a memory's length
+_PLAN_ITEM = re.compile(r"(?:: |, )([^,:]+?) at (\d\d:\d\d)")
+
+
+def plan_memory_prefix(name: str) -> str:
+    return f"{name}'s plan for "
+
+
+def plan_memory(name: str, weekday: str, nodes: list) -> str:
+    """The day plan as its owner remembers it: "Maya's plan for Monday: work at 08:00, have lunch
+    at 12:30, ...", waking hours only, without the places (the plan tab shows those)."""
+    awake = [n for n in nodes if not is_sleep(n.description)]
+    items = ", ".join(f"{n.description} at {hhmm(n.start)}" for n in awake)
+    return f"{plan_memory_prefix(name)}{weekday}: {items}"[:REMEMBERED_PLAN_CHARS]
+
+
+def read_plan_memory(text: str) -> list[tuple[str, float]]:
+    """(what, seconds after midnight) of each block of a remembered day plan (`plan_memory`)."""
+    return [(what.strip(), start) for what, at in _PLAN_ITEM.findall(text)
+            if (start := parse_hhmm(at)) is not None]
+
+
 def commitment_line(c: Commitment) -> str:
     return f"{hhmm(c.start)} {c.what} at {c.place}"
 

@@ -18,13 +18,13 @@ from garp.interfaces import Clock, EventSink, ModelScheduler, TextEmbedder
 from garp.mind.affordance_filter import AffordanceEmbeddings, filter_affordances, with_novel
 from garp.mind.action import choose_action
 from garp.mind.agent import AgentMind
-from garp.mind.commitments import hhmm, make_commitment
+from garp.mind.commitments import make_commitment
 from garp.mind.emotion import EmotionState
 from garp.mind.news import intention_event, invitation_visits
 from garp.mind.routine import work_end_times
 from garp.mind.plan_repair import Friend, end_visit, is_free_time, is_sleep, seek_company
 from garp.mind.plan_tree import PlanNode, PlanTree, activity_key, goal_text
-from garp.mind.planning import PlanContext, Planner
+from garp.mind.planning import PlanContext, Planner, plan_memory
 from garp.mind.reflection import reflect
 from garp.scenario.schema import Scenario, hhmm_to_seconds
 from garp.sim.cognition import REQUEST_DEADLINE_WALL_S
@@ -430,11 +430,3 @@ class Brain:
                                    emotion=emo.label, intensity=emo.intensity)
             self.log.emit("reflection", job.asked_t, agent=name, questions=result.questions,
                           insights=[r.description for r in result.insights], consolidated=len(result.consolidated))
-
-
-def plan_memory(name: str, weekday: str, nodes: list) -> str:
-    """The day plan as its owner remembers it: "Maya's plan for Monday: work at 08:00, have lunch
-    at 12:30, ...", waking hours only, without the places (the plan tab shows those)."""
-    awake = [n for n in nodes if not is_sleep(n.description)]
-    items = ", ".join(f"{n.description} at {hhmm(n.start)}" for n in awake)
-    return f"{name}'s plan for {weekday}: {items}"[:300]
