@@ -52,11 +52,14 @@ def load_character(entry: dict, store: MemoryStore, embedder: Embedder):
     return mind
 
 
+FIELD_SOURCES = {"workplace": "occupation"}  # the interview states the workplace in its occupation fact
+
+
 def label_of(entry: dict, answer) -> str | None:
     """The labelled source's text as the interview lists it (a memory) or its source tag (a field)."""
     if answer is None:
         return None
-    return f"persona:{answer}" if isinstance(answer, str) else entry["memories"][answer]["text"]
+    return f"persona:{FIELD_SOURCES.get(answer, answer)}" if isinstance(answer, str) else entry["memories"][answer]["text"]
 
 
 def source_matches(label: str | None, description: str, source: str) -> bool:
@@ -130,14 +133,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tune", action="store_true", help="also grid-search the rank constants on the tuning part")
     ap.add_argument("--show", action="store_true", help="print the tuning part's questions, answers and verdicts")
+    ap.add_argument("--data", type=Path, default=DATA, help="the labelled characters (default: %(default)s)")
+    ap.add_argument("--tune-only", action="store_true",
+                    help="ask the tuning part only, so working on the code never shows the held-out figures")
     opts = ap.parse_args()
-    data = json.loads(DATA.read_text())
+    data = json.loads(opts.data.read_text())
     backend, embedder = LlamaCppBackend(resolve_model(None)), Embedder()
     scheduler = InferenceScheduler(backend).start()
     rows: dict[str, list[dict]] = {"tune": [], "heldout": []}
     t0 = time.monotonic()
     try:
-        for entry in data["personas"]:
+        for entry in [e for e in data["personas"] if e["split"] == "tune" or not opts.tune_only]:
             with tempfile.TemporaryDirectory() as tmp, MemoryStore(Path(tmp) / "memory") as store:
                 rows[entry["split"]] += ask_all(entry, scheduler, store, embedder)
     finally:
@@ -147,7 +153,7 @@ def main() -> None:
             for r in rs:
                 verdict = "ok" if (r["source_ok"] if r["label"] else r["dont_recall"]) else "WRONG"
                 print(f"[{split}] {verdict:5} Q: {r['q']}\n        A: {r['answer']}\n        want: {r['label']}")
-    out = {split: figures(rs) for split, rs in rows.items()}
+    out = {split: figures(rs) for split, rs in rows.items() if rs}
     out.update({"text_mode": backend.profile.text_mode, "recall_floor": iv.RECALL_FLOOR,
                 "model_weight": iv.MODEL_WEIGHT, "wall_s": round(time.monotonic() - t0, 1)})
     if opts.tune:

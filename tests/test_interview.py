@@ -259,3 +259,50 @@ def test_interview_answers_what_the_character_will_do_from_the_day_plan_it_remem
     assert _best_answer(mind, "What are you doing?") == \
         "Right now: read by the fire (since 17:30). Next: choir practice at 19:00."
     assert not _best_answer(mind, "What are you doing tomorrow?").startswith(("My plan for the rest", "Right now"))
+    assert "plan for Tuesday" not in _best_answer(mind, "What are you doing tomorrow?")  # the memory is not offered
+
+
+def test_a_question_names_the_detail_an_answer_must_hold():
+    """A kin's name, a thing's name, a price and a count are details of their own: a memory with some
+    other name or number in it does not hold them."""
+    from garp.mind.interview import asked_type, states_type
+
+    assert asked_type("What's your mum's name?") == "kin:mother"
+    assert states_type("I talked with my sister Elsie over dinner.", "kin:sister")
+    assert not states_type("I helped a mother at the clinic; she named her baby Rose.", "kin:mother")
+    assert not states_type("I worry that my mother forgets her tablets.", "kin:mother")
+    assert asked_type("What's the name of the place you work?") == "title"
+    assert states_type("I work as a gardener at Willowbank Market Garden.", "title")
+    assert asked_type("How much do you charge for a veg box?") == "price"
+    assert not states_type("I packed thirty veg boxes.", "price") and states_type("A box costs ten pounds.", "price")
+    assert asked_type("How many acres is the garden?") == "count:acr"
+    assert not states_type("I took the garden on twenty years ago.", asked_type("How many acres is the garden?"))
+    assert states_type("I discovered my bicycle had been stolen from the rack outside the clinic.", "place")
+
+
+def test_interview_finds_the_worry_the_hurt_and_the_loss_a_question_asks_about(ilse):
+    """"Anything troubling you?" shares no word with "I worry that...": the kind of happening the
+    question asks about (a worry, a hurt, a loss, news of a relative) finds it; a question about a
+    relative's name nobody said is not answered with another mother's."""
+    mind = ilse("Ilse grew up by the coast.", [
+        ("Ilse worries that the dry weather will crack the drying pots.", "thought", 20.0),
+        ("Ilse slept badly because a fox was screaming near the yard.", "event", 12.0),
+        ("Ilse ate a cheese sandwich sitting on an upturned crate.", "event", 6.0),
+        ("Ilse burnt her wrist on the kiln door while unloading it.", "event", 4.0),
+        ("Ilse talked with her nephew Milo at the gate; he got a place on a forestry course.", "chat", 8.0),
+        ("Ilse helped a young mother at the market carry her pram up the steps.", "event", 5.0)])
+    assert "dry weather" in _best_answer(mind, "Anything troubling you at the moment?")
+    assert "wrist" in _best_answer(mind, "How did you hurt yourself?")
+    assert "forestry" in _best_answer(mind, "Any news from your nephew?")
+    assert _best_answer(mind, "What's your mum's name?") == FALLBACK_ANSWER
+
+
+def test_interview_stems_inflections_and_answers_the_past_from_the_life_story(ilse):
+    from garp.mind.interview import _stems
+
+    assert _stems("worrying") == _stems("worries") == _stems("worried") and _stems("bikes") == _stems("bike")
+    mind = ilse("Ilse trained as a potter in the city and ran a workshop there for ten years. "
+                "She moved to town last spring.", [("Ilse glazed twelve blue bowls for the market.", "event", 2.0)])
+    before = _best_answer(mind, "Where did you work before moving here?")  # not "I work as a potter at Kiln Yard."
+    assert before in ("I trained as a potter in the city and ran a workshop there for ten years.",
+                      "I moved to town last spring.")

@@ -39,9 +39,12 @@ W_OPEN_RECALL = 0.3    # an event of the asked time answering "What did you do t
 W_TALK = 0.15          # a conversation answering a question about talking ("Who did you speak to?")
 W_STATE = 0.3          # the character's state now (its feeling, its plan ahead) answering a question about it:
                        # the source exists only when the question asks for it, and no memory says it that way
+W_FRAME = 0.2          # a source telling the kind of happening the question asks about (a worry, a hurt, a loss):
+                       # the embedder misses "Anything troubling you?" ~ "I worry that the dry weather..."
+W_PERSON = 0.15        # a source naming someone the question names ("What did Hugo want?")
 W_HISTORY = 0.2        # the life story answering a question about the character's past ("before you ...")
 PAST_PENALTY = 0.1     # a persona habit answering a question about a past event
-TYPE_PENALTY = 0.3     # a source without the name, time or number the question asks for
+TYPE_PENALTY = 0.4     # a source without the name, time or number the question asks for
 MIN_COSINE = 0.3       # raw similarity below which a memory is not treated as on topic
 RECALL_FLOOR = 0.41    # rank mode: the utility of "I don't recall" (an answer's fit must beat it; tuned on
                        # the tuning part of benchmarks/data/interview_eval.json)
@@ -58,10 +61,11 @@ STEM_CHARS = 5         # prefix length for matching content words ("records" ~ "
 DEFAULT_EMOTION = "neutral"
 
 FALLBACK_ANSWER = "I'm sorry, I don't recall that."
-SCORE_EXPLAINED = ("score = fit (raw cosine, then the question's cues: time, kind of answer, shared words) "
+SCORE_EXPLAINED = ("score = fit (raw cosine, then the question's cues: time, kind of answer, shared words, "
+                   "kind of happening, people named) "
                    "+ importance and recency as tie-breaks")
 SHOWN_FACTORS = (("fit", "fit"), ("cosine", "cos"), ("penalty", "penalty"), ("lexical", "words"),
-                 ("when", "when"), ("poignancy", "poig"), ("recency", "rec"))
+                 ("when", "when"), ("frame", "kind"), ("person", "who"), ("poignancy", "poig"), ("recency", "rec"))
 
 REFLECTIVE_WORDS = (
     "why", "feel", "felt", "think", "thought", "learn", "learned", "taught", "teach", "mean to you",
@@ -124,9 +128,18 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+_SUFFIX = re.compile(r"(?<=\w{4})(ies|ied|ying|ing|ed)$|(?<=\w{3})(?<!s)(s)$")  # "living" stays, not "live"
+_SUFFIX_AS = {"ies": "y", "ied": "y", "ying": "y"}  # "worries", "worried", "worrying" ~ "worry"
+
+
+def _stem(word: str) -> str:
+    """A word without its inflection, cut to STEM_CHARS letters ("records" ~ "record", "worries" ~ "worrying")."""
+    return _SUFFIX.sub(lambda m: _SUFFIX_AS.get(m.group(1) or "", ""), word).removesuffix("e")[:STEM_CHARS]
+
+
 def _stems(text: str) -> set[str]:
-    """Content-word stems (first 5 letters) for a cheap groundedness test."""
-    return {w[:STEM_CHARS] for w in _words(text) if len(w) >= 4 and w not in STOPWORDS}
+    """Content-word stems for a cheap groundedness test."""
+    return {_stem(w) for w in _words(text) if len(w) >= 4 and w not in STOPWORDS}
 
 
 def _overlap(answer: list[str], other: list[str]) -> float:
@@ -268,7 +281,7 @@ def persona_facts(persona: Any, household: tuple[str, ...] = ()) -> list[tuple[s
     """(field, first-person sentence) for each fact of the self-description an answer may state;
     who else lives in the home comes from the cast (`household`) and from relationship notes."""
     facts: list[tuple[str, str]] = []
-    if persona.occupation:
+    if persona.occupation:  # one fact for the work and the workplace: "what do you do" and "where do you work"
         where = f" at {persona.workplace}" if persona.workplace else ""
         facts.append(("occupation", f"I work as {_article(persona.occupation)}{where}."))
     household = list(dict.fromkeys([*household, *(r.name for r in persona.relationships
@@ -351,18 +364,23 @@ class QuestionCues:
     stems: frozenset[str]
     speaker: str = ""         # the interviewee: its own name answers no "who"
     about_talk: bool = False  # "Who did you talk to?": a conversation (a chat memory) answers
+    frames: tuple[re.Pattern, ...] = ()  # what a source telling the asked kind of happening says (_FRAMES)
+    people: frozenset[str] = frozenset()  # who the question names, lower case
     open_recall: bool = False  # "What did you do this morning?": anything done then answers
 
 
 async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemory]:
     """What may answer the question: the agent's memories (not earlier interviews, which would
-    out-rank the facts they repeat) and the persona's facts, best first. Relevance is the raw
+    out-rank the facts they repeat, nor the day plan) and the persona's facts, best first. Relevance is the raw
     cosine of the question with the source as the character would say it; `_adjust` then
     applies what code reads from the question (a time, a kind of answer, the life story)."""
-    named = name_relations(question, relations(mind.persona))
+    people = relations(mind.persona)
+    named = name_relations(question, people)
     pool = await mind.memory.retrieve(named, t=t, k=POOL_K)
-    used = rerank([s for s in pool if getattr(s.record, "predicate", "") != INTERVIEW_PREDICATE], k=POOL_K)
     name = mind.persona.name
+    plan = plan_memory_prefix(name)  # the remembered day plan answers through plan_source, which knows its day
+    used = rerank([s for s in pool if getattr(s.record, "predicate", "") != INTERVIEW_PREDICATE
+                   and not str(getattr(s.record, "description", "")).startswith(plan)], k=POOL_K)
     facts = persona_facts(mind.persona, getattr(mind, "household", ()))
     used += [UsedMemory(text, W_IMPORTANCE, {}, f"persona:{fld}") for fld, text in facts]
     used += feeling_source(mind, question, t) + plan_source(mind, question, t)
@@ -374,7 +392,8 @@ async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemo
     cues = QuestionCues(tuple(_unit(v) for v in vecs[:len(forms)]), asked_type(question), asks_about_past(question),
                         asks_about_history(question), window, frozenset(_stems(named)), speaker=name,
                         open_recall=window is not None and not topic_words(question),
-                        about_talk=bool(_TALK.search(question)))
+                        about_talk=bool(_TALK.search(question)), frames=asked_frames(question, people),
+                        people=frozenset(_named_people(question, name)))
     for u, v in zip(used, vecs[len(forms):]):
         _adjust(u, _unit(v), cues)
     used.sort(key=lambda u: -u.score)
@@ -382,17 +401,21 @@ async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemo
 
 
 def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
-    """Score one source against the question's cues. A habit (persona fact) loses PAST_PENALTY on a
-    question about a past event; a source without what the question asks for (a name, a time, a place, a
-    number) loses TYPE_PENALTY; an event or habit outside the asked time loses OUT_OF_WINDOW; the life
-    story gains W_HISTORY on a question about the character's past, a state source (feeling, plan) W_STATE."""
+    """Score one source against the question's cues. A habit (a persona fact other than the life story)
+    loses PAST_PENALTY on a question about a past event; a source without what the question asks for (a
+    name, a time, a place, a price) loses TYPE_PENALTY; an event or habit outside the asked time loses
+    OUT_OF_WINDOW; the life story gains W_HISTORY on a question about the character's past, a state source
+    (feeling, plan) W_STATE, a source telling the asked kind of happening W_FRAME, one naming the person
+    asked about W_PERSON."""
     cosine = max([float(np.dot(q, vec)) for q in cues.vectors] + [u.factors.get("cosine", -1.0)])
     habit = u.source.startswith("persona:")
     timed = u.source == "memory" and u.kind in ("event", "chat") and u.created is not None
     window = cues.window
-    inside = window is not None and timed and window[0] <= u.created <= window[1]  # type: ignore[operator]
+    # a thought of the asked time is inside it too ("Anything worrying you lately?"), but no thought is outside one
+    dated = u.source == "memory" and u.created is not None
+    inside = window is not None and dated and window[0] <= u.created <= window[1]  # type: ignore[operator]
     history = cues.history and u.source == "persona:background"
-    penalty = (PAST_PENALTY if cues.past and habit and not history else 0.0) \
+    penalty = (PAST_PENALTY if cues.past and habit and u.source != "persona:background" else 0.0) \
         + (TYPE_PENALTY if cues.want and not states_type(u.spoken, cues.want, cues.speaker) else 0.0) \
         + (OUT_OF_WINDOW if window is not None and (timed or habit) and not inside else 0.0)
     lexical = len(cues.stems & _stems(u.spoken)) / len(cues.stems) if cues.stems else 0.0
@@ -400,18 +423,24 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     when = (W_OPEN_RECALL if cues.open_recall and answers_open else W_WHEN) * float(inside)
     talk = W_TALK * float(cues.about_talk and u.kind == "chat")
     state = W_STATE * float(u.kind == "state")  # a state source exists only when the question asks for it
-    fit = W_RELEVANCE * cosine - penalty + W_LEXICAL * lexical + when + W_HISTORY * float(history) + talk + state
+    frame = W_FRAME * float(any(rx.search(f"{u.source} {u.spoken}") for rx in cues.frames))
+    person = W_PERSON * float(bool(cues.people & _named_people(u.spoken, cues.speaker)))
+    fit = W_RELEVANCE * cosine - penalty + W_LEXICAL * lexical + when + W_HISTORY * float(history) + talk + state \
+        + frame + person
     tie_break = u.score - W_RELEVANCE * u.factors.get("cosine_stored", 0.0)  # importance and recency
     u.factors.update({"cosine": cosine, "penalty": penalty, "lexical": lexical, "when": float(inside),
-                      "history": float(history), "fit": fit})
+                      "history": float(history), "frame": frame, "person": person, "fit": fit})
     u.score = fit + tie_break
 
 
-KIN_WORDS = ("partner", "wife", "husband", "daughter", "son", "mother", "mum", "father", "dad", "brother",
-             "sister", "friend", "neighbour", "neighbor", "boss", "housemate", "flatmate", "grandmother",
-             "grandfather", "grandson", "granddaughter", "aunt", "uncle", "cousin", "niece", "nephew",
-             "girlfriend", "boyfriend", "fiance", "fiancee", "colleague", "apprentice", "landlord", "teacher")
+FAMILY_WORDS = ("partner", "wife", "husband", "daughter", "son", "mother", "mum", "father", "dad", "brother",
+                "sister", "grandmother", "grandfather", "grandson", "granddaughter", "aunt", "uncle", "cousin",
+                "niece", "nephew")
+KIN_WORDS = FAMILY_WORDS + ("mam", "boy", "lad", "girl", "lass", "hubby", "missus", "friend", "neighbour", "neighbor",
+                            "boss", "housemate", "flatmate", "girlfriend", "boyfriend", "fiance", "fiancee",
+                            "colleague", "apprentice", "landlord", "teacher")
 _KIN = "|".join(KIN_WORDS)
+_MY_KIN = re.compile(rf"\bmy ({_KIN})\b", re.I)
 _KIN_NAMED = re.compile(rf"\b({_KIN})s?\b,?\s+([A-Z][a-z]+)")
 
 
@@ -475,6 +504,10 @@ def person_names(text: str, own_name: str = "") -> list[str]:
     return names
 
 
+def _named_people(text: str, own_name: str) -> set[str]:
+    return {n.lower().removesuffix("'s") for n in person_names(text, own_name)}
+
+
 _TALK = re.compile(r"\b(talk(ed|ing)?|chat(ted|ting)?|spoke|speak(ing)?|conversations?|told|tell|said|say)\b", re.I)
 GENERIC_VERBS = frozenset("do doing done did been happen happened happening going spend spent busy".split())
 
@@ -487,7 +520,47 @@ def topic_words(question: str) -> set[str]:
             and not re.fullmatch(r"this|last|earlier|lately|recently", w)}
 
 
-_HISTORY = re.compile(r"\b(before you|used to|grow up|grew up|as a (child|kid|boy|girl)|when you were (young|little)|"
+_BODY = r"(arm|hand|leg|foot|head|face|wrist|thumb|finger|knee|back|eye|ankle|elbow|neck)"
+_FRAMES = (  # (a question asks about this kind of happening, a source tells of it: matched on "<source> <text>")
+    (r"\b(worr\w*|troubl\w*|bother\w*|concern\w*|anxious|nervous|afraid|scared|fear\w*|stress\w*|on your mind|"
+     r"keep(s|ing)? you up)\b",
+     r"\b(worr\w*|afraid|fears?|feared|anxious|nervous|concerned|troubled|dread\w*|scared|guilt\w*|regrets?)\b"),
+    (r"\b(mood|upset|angry|annoyed|cross|grumpy|happy|sad|cheerful|pleased|excited|cry|cried|crying|laugh\w*)\b",
+     r"\b(annoyed|upset|angry|furious|cross|irritated|happy|glad|delighted|pleased|sad|cried|crying|laughed|"
+     r"excited|thrilled|proud|ashamed|embarrassed|disappointed|frustrated)\b"),
+    (rf"\b(hurt|injur\w*|wound\w*|bandag\w*|limp\w*|bruis\w*|sore|happened to your {_BODY}|your {_BODY})\b",
+     r"\b(cut|burnt|burned|bruised?|stung|sprained|broke|twisted|hurt|injured|bled|bleeding|bandag\w*|scald\w*|"
+     r"slipped|fell)\b"),
+    (r"\b(accidents?|broken|break|broke|damaged?|smash\w*|wrong with)\b",
+     r"\b(broke|broken|cracked|smashed|dropped|spilled|spilt|damaged|shattered|jammed|leak\w*|failed)\b"),
+    (r"\b(lose|lost|missing|gone|stolen|misplac\w*|can't find)\b",
+     r"\b(lost|missing|stolen|misplaced|gone|disappeared|vanished)\b"),
+    (r"\b(find|found|come across|came across|discover\w*|interesting|unusual|left (anything|something))\b",
+     r"\b(found|discovered|came across|noticed|spotted|unearthed)\b"),
+    (r"\b(news|heard|hear|gossip)\b", r"\b(said|told|announced|heard|news)\b"),
+    (r"\b(grumbl\w*|complain\w*|moan\w*|(cross|angry|upset) with you|told you off)\b",
+     r"\b(complain\w*|grumbl\w*|moan\w*|scolded|shouted|told me off)\b"),
+    (r"\b(money|prices?|cost\w*|charg\w*|pay|paid|owes?|afford|expensive|cheap)\b",
+     r"[£$€]|\b(pounds?|pence|cost\w*|prices?|paid|pay|owed?|money|charg\w*)\b"),
+    (r"\b(plans?|planning|organi[sz]\w*|up to (this|next)|this weekend|next week|soon|lined up|coming up)\b",
+     r"\b(plans?|planning|intends?|hopes? to|going to|will|agreed to|arranged)\b"),
+    (r"\b(free time|spare time|time to yourself|unwind|relax\w*|for fun|hobb\w*|pass the time|days? off|"
+     r"weekends?|evenings?|when .* (shut|closed))\b", r"^persona:lifestyle\b"))
+
+
+def asked_frames(question: str, people: dict[str, str] | None = None) -> tuple[re.Pattern, ...]:
+    """What a source telling the kind of happening the question asks about says (a worry, a hurt, a loss),
+    or the relative it asks about ("How's your sister?": "sister", or her name when `people` knows it)."""
+    frames = [re.compile(says, re.I) for asks, says in _FRAMES if re.search(asks, question, re.I)]
+    kin = {_kin(k) for k in re.findall(rf"\byour ({_KIN})\b", question, re.I)}
+    kin |= set(FAMILY_WORDS) if re.search(r"\bfamily\b", question, re.I) else set()
+    words = kin | {w for w, same in _KIN_SAME.items() if same in kin} | \
+        {who for role, who in (people or {}).items() if _kin(role) in kin}
+    return tuple(frames + ([re.compile(rf"\b({'|'.join(sorted(words))})\b", re.I)] if words else []))
+
+
+_HISTORY = re.compile(r"\b(before (you|moving|coming)|used to|grow up|grew up|as a (child|kid|boy|girl)|"
+                      r"when you were (young|little)|"
                       r"where are you from|originally|your (past|life story|childhood))\b", re.I)
 
 
@@ -534,15 +607,26 @@ _TYPE_QUESTIONS = (("name", re.compile(r"\b(who|whom|whose|name|called)\b", re.I
                    ("time", re.compile(r"\b(when|what time|what day|which day|how long)\b", re.I)),
                    ("number", re.compile(r"\b(how (much|many|old|far)|what price)\b", re.I)),
                    ("place", re.compile(r"\bwhere\b", re.I)))
+_PRICE_ASKED = re.compile(r"\bhow much\b.*\b(charge|cost|pay|price|sell|spend|earn)|\bwhat price\b", re.I)
+_MONEY = re.compile(r"[£$€]\s?\d|\b(pounds?|pence|p|dollars?|cents?|euros?|shillings?|quid|bucks|coins?)\b", re.I)
+_COUNT_ASKED = re.compile(r"\bhow many (\w+)", re.I)
+_KIN_NAME_ASKED = re.compile(rf"\byour ({_KIN})(?:'s)? (?:name|called)\b|\bname of your ({_KIN})\b|"
+                             rf"\bwhat(?:'s| is| was) your ({_KIN}) called\b", re.I)
+_THING_NAME_ASKED = re.compile(r"\bname of (?:the|your|that|this) (\w+)|"
+                               r"\bwhat(?:'s| is| was) (?:the|your) (\w+) called\b", re.I)
+_KIN_SAME = {"mum": "mother", "mom": "mother", "mam": "mother", "dad": "father", "neighbor": "neighbour", "boy": "son",
+             "lad": "son", "girl": "daughter", "lass": "daughter", "hubby": "husband", "missus": "wife"}
 _TIME_WORDS = re.compile(r"\b(\d{1,2}(:\d\d)?\s*(am|pm)?|noon|midnight|morning|afternoon|evening|night|tonight|"
                          r"tomorrow|yesterday|today|week|month|year|monday|tuesday|wednesday|thursday|friday|"
                          r"saturday|sunday|o'clock|minutes?|hours?|days?)\b", re.I)
-_PLACE = re.compile(r"\b(at|in|on|near|behind|by|from|to)\s+(the\s+|my\s+)?([A-Z]\w+|town|home)")
+_PLACE = re.compile(r"\b(at|in|on|near|behind|by|from|to|outside|inside)\s+"
+                    r"((the|my|his|her|their|a)\s+\w+|[A-Z]\w+|town|home)")
+_WORD_KEEP = re.compile(r"[A-Za-z']+")
 NOT_NAMES = frozenset("i i'm i'd i've i'll mum mom dad mr mrs ms dr monday tuesday wednesday thursday friday "
                       "saturday sunday january february march april may june july august september october "
                       "november december".split())
 _NUMBER = re.compile(r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
-                     r"fifty|hundred|dozen|half)\b", re.I)
+                     r"fifty|sixty|seventy|eighty|ninety|hundred|dozen|half)\b", re.I)
 
 
 def asks_about_past(question: str) -> bool:
@@ -551,17 +635,49 @@ def asks_about_past(question: str) -> bool:
 
 
 def asked_type(question: str) -> str | None:
-    """What an answer must contain: 'name' (who, what is X called), 'time' (when) or 'number' (how much)."""
+    """What an answer must contain: 'name' (who), 'kin:<role>' (your sister's name), 'title' (the name
+    of a thing: the ship, the place you work), 'time' (when), 'price' (how much does it cost),
+    'count:<stem>' (how many acres), 'number' (how old) or 'place' (where)."""
+    if m := _KIN_NAME_ASKED.search(question):
+        return "kin:" + _kin(next(g for g in m.groups() if g))
+    if (m := _THING_NAME_ASKED.search(question)) and next(g for g in m.groups() if g).lower() not in KIN_WORDS:
+        return "title"
+    if _PRICE_ASKED.search(question):
+        return "price"
+    if m := _COUNT_ASKED.search(question):
+        return "count:" + _stem(m.group(1).lower())
     return next((kind for kind, rx in _TYPE_QUESTIONS if rx.search(question)), None)
 
 
+def _kin(word: str) -> str:
+    return _KIN_SAME.get(word.lower(), word.lower())
+
+
 def states_type(text: str, kind: str, own_name: str = "") -> bool:
-    """Whether `text` contains the kind of thing a question asked for."""
-    if kind == "name":
-        return bool(person_names(text, own_name))
-    if kind == "place":  # "at the Fox Inn", "in town", "on Market Street"
+    """Whether `text` contains the kind of thing a question asked for (`asked_type`)."""
+    kind, _, detail = kind.partition(":")
+    if kind == "name":  # a person by name, or by role ("my uncle")
+        return bool(person_names(text, own_name) or _MY_KIN.search(text))
+    if kind == "kin":
+        return names_kin(text, detail, own_name)
+    if kind == "title":  # any proper name past the first word
+        return any(w[:1].isupper() and w not in ("I", own_name) for w in text.split()[1:])
+    if kind == "place":  # "at the Fox Inn", "in town", "on Market Street", "outside the clinic"
         return bool(_PLACE.search(text))
+    if kind == "price":
+        return bool(_MONEY.search(text) and _NUMBER.search(text))
+    if kind == "count":  # a number counting the asked thing: "forty acres", "12 jars of honey"
+        return any(_stem(w) == detail for m in _NUMBER.finditer(text) for w in _words(text[m.end():])[:3])
     return bool((_TIME_WORDS if kind == "time" else _NUMBER).search(text))
+
+
+def names_kin(text: str, role: str, own_name: str = "") -> bool:
+    """Whether `text` names the speaker's `role` ("my sister Elsie", "Elsie, my sister"): the role right
+    after "my", a proper name within three words of it."""
+    words = _WORD_KEEP.findall(text)
+    named = {i for i, w in enumerate(words) if i > 0 and w[:1].isupper() and w not in ("I", own_name)}
+    return any(w.lower() == "my" and i + 1 < len(words) and _kin(words[i + 1]) == role
+               and named & (set(range(i - 3, i + 5)) - {i + 1}) for i, w in enumerate(words))
 
 
 def interview_inputs(mind: Any, question: str, used: list[UsedMemory]) -> InterviewInputs:
