@@ -245,6 +245,8 @@ def test_a_town_characters_household_comes_from_the_cast_whose_homes_it_shares()
     assert set(housemates(cast["Noor"], cast)) == {"Yuki", "Victor", "Isabel"}
     assert dict(persona_facts(cast["Dara"], housemates(cast["Dara"], cast)))["home"] == "I live at Lena's House with Lena."
     assert dict(persona_facts(cast["Oliver"], housemates(cast["Oliver"], cast)))["home"] == "I live at Oliver's Flat."
+    assert dict(persona_facts(cast["Arjun"]))["occupation"] == "I work as a head cook at Hobbs Cafe."
+    assert dict(persona_facts(cast["Greta"]))["occupation"] == "I am a retired landlady."  # not "I work as"
 
 
 def test_interview_answers_what_the_character_will_do_from_the_day_plan_it_remembers(ilse):

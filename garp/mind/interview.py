@@ -282,8 +282,9 @@ def persona_facts(persona: Any, household: tuple[str, ...] = ()) -> list[tuple[s
     who else lives in the home comes from the cast (`household`) and from relationship notes."""
     facts: list[tuple[str, str]] = []
     if persona.occupation:  # one fact for the work and the workplace: "what do you do" and "where do you work"
-        where = f" at {persona.workplace}" if persona.workplace else ""
-        facts.append(("occupation", f"I work as {_article(persona.occupation)}{where}."))
+        job, place = persona.occupation, persona.workplace or ""
+        where = f" at {place}" if place and place.lower() not in job.lower() else ""
+        facts.append(("occupation", f"{'I am' if _NOT_WORK.search(job) else 'I work as'} {_article(job)}{where}."))
     household = list(dict.fromkeys([*household, *(r.name for r in persona.relationships
                                                    if _HOUSEHOLD.search(r.note or ""))]))
     facts.append(("home", f"I live at {persona.home}" + (f" with {_and(household)}." if household else ".")))
@@ -296,6 +297,9 @@ def persona_facts(persona: Any, household: tuple[str, ...] = ()) -> list[tuple[s
             if sentence.strip():
                 facts.append((fld, first_person(sentence.strip(), persona.name, pronouns=True)))
     return facts
+
+
+_NOT_WORK = re.compile(r"^(retired|former)\b|\b(pupil|student|schoolgirl|schoolboy)\b", re.I)  # "I am a retired ..."
 
 
 def feeling_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
