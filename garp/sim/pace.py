@@ -54,8 +54,12 @@ class StartPace:
     def describe(self) -> str:
         why = (f"the model made {self.tok_s:.0f} tok/s, enough for {self.agents} agents at about "
                f"x{self.computed:.0f}")
-        floor = f"; x{MIN_SPEED:g} is the slowest start" if self.computed < self.speed else ""
-        return f"clock x{self.speed:g}: {why}{floor} (press [ or ] to change)"
+        if self.computed < self.speed:
+            why += f"; x{MIN_SPEED:g} is the slowest start"
+        elif self.speed < round(self.computed):  # a step below what it could serve, or the scene's own cap
+            stepped = self.speed >= SPEED_STEP * (self.computed // SPEED_STEP)
+            why += f", rounded down to a step of x{SPEED_STEP:g}" if stepped else f"; x{self.speed:g} is the scene's own speed"
+        return f"clock x{self.speed:g}: {why} (press [ or ] to change)"
 
 
 def start_pace(tok_s: float, agents: int, ceiling: float) -> StartPace:
