@@ -58,7 +58,8 @@ class StartPace:
             why += f"; x{MIN_SPEED:g} is the slowest start"
         elif self.speed < round(self.computed):  # a step below what it could serve, or the scene's own cap
             stepped = self.speed >= SPEED_STEP * (self.computed // SPEED_STEP)
-            why += f", rounded down to a step of x{SPEED_STEP:g}" if stepped else f"; x{self.speed:g} is the scene's own speed"
+            why += f", rounded down to a step of x{SPEED_STEP:g}" if stepped else \
+                f"; x{self.speed:g} is the scene's own speed"
         return f"clock x{self.speed:g}: {why} (press [ or ] to change)"
 
 
