@@ -109,14 +109,15 @@ def test_terminal_session_prints_answers_with_memory_scores():
             return InterviewResult(question, "factual", "I keep the records.",
                                    [UsedMemory("I keep the town records.", 3.25,
                                                {"fit": 3.2, "cosine": 0.9, "similarity": 1.0, "poignancy": 0.3,
-                                                "recency": 0.2, "emotion": 0})])
+                                                "recency": 0.2, "emotion": 0, "penalty": 0.0, "frame": 0.2})])
 
     session, out = Session(), io.StringIO()
     assert run_session(session, io.StringIO("What do you do?\n\nquit\nnever asked\n"), out) == 1
     assert session.asked == ["What do you do?"]
     text = out.getvalue()
     assert "Oliver: I keep the records." in text
-    assert " 3.25  fit 3.20  cos 0.90  poig 0.30  rec 0.20  I keep the town records." in text
+    # the question's cues appear where they applied (the kind of happening), not as rows of zeros
+    assert " 3.25  fit 3.20  cos 0.90  kind 0.20  poig 0.30  rec 0.20  I keep the town records." in text
     assert format_result("Oliver", session.ask("x")).count("\n") == 2
 
 

@@ -243,9 +243,14 @@ class UsedMemory:
                 "factors": {k: round(v, 3) for k, v in self.factors.items()}}
 
 
+CUE_FACTORS = frozenset(("penalty", "lexical", "when", "frame", "person"))  # shown only where they applied
+
+
 def score_parts(factors: dict[str, float]) -> str:
-    """How a source's score was made, as the terminal and the Interview tab show it."""
-    return "  ".join(f"{label} {factors[k]:.2f}" for k, label in SHOWN_FACTORS if k in factors)
+    """How a source's score was made, as the terminal and the Interview tab show it: the fit and the
+    cosine always, the question's cues where they applied, the tie-breaks of a memory."""
+    return "  ".join(f"{label} {factors[k]:.2f}" for k, label in SHOWN_FACTORS
+                     if k in factors and (factors[k] or k not in CUE_FACTORS))
 
 
 @dataclass
