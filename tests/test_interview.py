@@ -309,3 +309,18 @@ def test_interview_stems_inflections_and_answers_the_past_from_the_life_story(il
     before = _best_answer(mind, "Where did you work before moving here?")  # not "I work as a potter at Kiln Yard."
     assert before in ("I trained as a potter in the city and ran a workshop there for ten years.",
                       "I moved to town last spring.")
+
+
+def test_interview_says_what_the_character_thinks_of_someone_and_who_its_friends_are(ilse):
+    """Opinions of people and friendships live in the relationships, not in memories: "What do you
+    think of Marta?" is answered from the relationship with her, "Who are your friends?" by the warm,
+    familiar ones that are not family (a quiz partner is a friend, a daughter is family)."""
+    mind = ilse("Ilse grew up by the coast.", [("Ilse glazed twelve blue bowls for the market.", "event", 2.0)], [
+        {"name": "Marta", "note": "a friend from the market", "familiarity": 0.7, "sentiment": 0.6},
+        {"name": "Oskar", "note": "my pub quiz partner", "familiarity": 0.6, "sentiment": 0.3},
+        {"name": "Lotte", "note": "my daughter", "familiarity": 0.9, "sentiment": 0.8},
+        {"name": "Bruno", "note": "the neighbour who blocks the lane", "familiarity": 0.5, "sentiment": -0.6}])
+    assert _best_answer(mind, "What do you think of Marta?") == "Marta is a friend from the market. I am very fond of Marta."
+    assert _best_answer(mind, "How do you get on with Bruno?") == \
+        "Bruno is the neighbour who blocks the lane. I dislike Bruno."
+    assert _best_answer(mind, "Who are your friends?") == "My friends are Marta and Oskar."

@@ -50,7 +50,11 @@ RECALL_FLOOR = 0.41    # rank mode: the utility of "I don't recall" (an answer's
                        # the tuning part of benchmarks/data/interview_eval.json)
 MODEL_WEIGHT = 0.05    # rank mode: weight of the model's calibrated log-likelihood (nats/token) against cosine
 INTERVIEW_PREDICATE = "was interviewed"  # marks the stored exchange, kept out of later interviews' sources
-STATE_LABELS = {"state:feeling": "Feeling now", "state:plan": "Plan for today"}  # state sources in the record
+STATE_LABELS = {"state:feeling": "Feeling now", "state:plan": "Plan for today",  # state sources in the record
+                "state:relation": "Relationship", "state:friends": "Friends"}
+FRIEND_FAMILIARITY = 0.45  # a relationship this familiar and warm is a friend the character names
+FRIEND_SENTIMENT = 0.15
+FRIENDS_NAMED = 4
 PLAN_LOOKBACK = 40     # recent thoughts searched for today's remembered day plan
 PLAN_ITEMS = 4         # plan blocks an answer about the day ahead names
 MAX_ANSWER_CHARS = 280  # output field cap (keeps the grammar small and the answer short)
@@ -318,6 +322,35 @@ def feeling_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
     return [UsedMemory(text, W_IMPORTANCE, {}, "state:feeling", created=t, kind="state", spoken=text)]
 
 
+def relation_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
+    """What the character thinks of someone the question names ("What do you think of Hana?"), or who
+    its friends are, from its relationships (a state, like its feeling: no memory says it that way)."""
+    rels = getattr(getattr(mind, "relationships", None), "by_name", None)
+    if not rels:
+        return []
+    if _FRIENDS_ASKED.search(question):
+        friends = sorted((r for r in rels.values() if r.familiarity >= FRIEND_FAMILIARITY and r.sentiment >=
+                          FRIEND_SENTIMENT and not _FAMILY_ONLY.search(r.note)), key=lambda r: -r.closeness)
+        names = [r.name for r in friends[:FRIENDS_NAMED]]
+        text = f"My friends are {_and(names)}." if len(names) > 1 else f"{names[0]} is my friend." if names else \
+            "I don't have close friends here yet."
+        return [UsedMemory(text, W_IMPORTANCE, {}, "state:friends", created=t, kind="state", spoken=text)]
+    if not _OPINION_ASKED.search(question):
+        return []
+    asked = _named_people(question, mind.persona.name)
+    return [UsedMemory(text, W_IMPORTANCE, {}, "state:relation", created=t, kind="state", spoken=text)
+            for r in rels.values() if r.name.lower() in asked for text in [relation_said(r)]]
+
+
+def relation_said(r: Any) -> str:
+    """One relationship as its owner says it: who they are to it, how it feels about them."""
+    who = f"{r.name} is {r.note.rstrip('.')}." if r.note else \
+        (f"I know {r.name} well." if r.familiarity >= FRIEND_FAMILIARITY else f"I don't know {r.name} well.")
+    feel = ("dislike" if r.sentiment <= -0.5 else "feel cool toward" if r.sentiment < -0.15 else "feel neutral about"
+            if r.sentiment < 0.15 else "like" if r.sentiment < 0.5 else "am very fond of")
+    return f"{who} I {feel} {r.name}."
+
+
 def plan_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
     """What the character plans for the rest of today (or the part of it asked about), read from
     the day plan it remembers, when the question asks what it will do or is doing."""
@@ -392,7 +425,7 @@ async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemo
                    and not str(getattr(s.record, "description", "")).startswith(plan)], k=POOL_K)
     facts = persona_facts(mind.persona, getattr(mind, "household", ()))
     used += [UsedMemory(text, W_IMPORTANCE, {}, f"persona:{fld}") for fld, text in facts]
-    used += feeling_source(mind, question, t) + plan_source(mind, question, t)
+    used += feeling_source(mind, question, t) + plan_source(mind, question, t) + relation_source(mind, named, t)
     for u in used:
         u.spoken = u.description if u.source != "memory" else memory_in_first_person(u.description, name)
     forms = list(dict.fromkeys(f for f in (question, named, as_statement(named)) if f))
@@ -582,7 +615,7 @@ _WINDOWS = (  # question words -> (from, to) in hours relative to today's midnig
     (r"\blast night|yesterday evening\b", (-6.0, 4.0)), (r"\byesterday\b", (-24.0, 0.0)),
     (r"\bthis morning|for breakfast\b", (4.0, 12.0)), (r"\b(at )?lunch(time)?\b|\bmidday\b", (11.0, 15.0)),
     (r"\bthis afternoon\b", (12.0, 18.0)), (r"\btonight|this evening\b", (17.0, 24.0)),
-    (r"\btoday|earlier\b", (0.0, 24.0)),
+    (r"\btoday|earlier\b|\bbeen (up to|doing)\b", (0.0, 24.0)),
     (r"\b(at the moment|right now|these days|this week|lately|recently|busy)\b", (-144.0, 24.0)))
 
 
@@ -599,6 +632,15 @@ def _unit(v: Any) -> Any:
     return v / (float(np.linalg.norm(v)) or 1.0)
 
 
+_OPINION_ASKED = re.compile(r"\b(think|thoughts|feel|opinion) (of|about|on)\b|"
+                            r"\b(do|did) you (like|know|trust|get on)\b|\bget (on|along) with\b|\bwho(?:'s| is)\b|"
+                            r"\btell me about\b|\bhow do you know\b|"
+                            r"\bwhat(?:'s| is) \w+ like\b", re.I)
+_FRIENDS_ASKED = re.compile(r"\b(who are|who're) your (\w+ )?friends\b|\bany friends\b|\bclosest to\b|"
+                            r"\bbest friends?\b", re.I)
+# a relationship note naming a relative and no friendship ("my daughter"): family, not a friend ("partner"
+# may be a quiz partner)
+_FAMILY_ONLY = re.compile(rf"^(?!.*\bfriend).*\b({'|'.join(w for w in FAMILY_WORDS if w != 'partner')})\b", re.I)
 _HOUSEHOLD = re.compile(r"\b(house|flat|room)mates?\b|\blodgers?\b|\blandlady\b|\blandlord\b|\blives? with me\b", re.I)
 _FEELING_NOW = re.compile(r"\bhow are you( doing| today| now| feeling| feeling today)?\s*[?.!]*$|"
                           r"\bhow do you feel\b(?! about| towards)|\b(are|do) you feel\b(?! about| towards)|"
