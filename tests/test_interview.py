@@ -324,3 +324,16 @@ def test_interview_says_what_the_character_thinks_of_someone_and_who_its_friends
     assert _best_answer(mind, "How do you get on with Bruno?") == \
         "Bruno is the neighbour who blocks the lane. I dislike Bruno."
     assert _best_answer(mind, "Who are your friends?") == "My friends are Marta and Oskar."
+
+
+def test_where_the_character_is_going_comes_from_what_its_body_is_doing():
+    from garp.mind.agent import Activity
+    from garp.mind.interview import doing_source
+
+    walking = Activity("walk", "have lunch", "Hobbs Cafe")
+    assert [u.spoken for u in doing_source(walking, "Where are you off to?", NOW)] == ["I'm on my way to Hobbs Cafe."]
+    cooking = Activity("use", "cooking at the stove", "Hobbs Cafe")
+    assert doing_source(cooking, "Where are you?", NOW)[0].spoken == "I'm at Hobbs Cafe, cooking at the stove."
+    assert doing_source(walking, "Where are you from?", NOW) == []  # the life story answers that
+    assert doing_source(walking, "Where are you going tonight?", NOW) == []  # later: the day plan
+    assert doing_source(None, "Where are you going?", NOW) == []  # the terminal interview has no body

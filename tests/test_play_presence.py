@@ -327,6 +327,7 @@ def test_an_interviewed_character_stops_until_its_answer_then_carries_on(dawn):
         assert next(b for b in vm.town_bodies(dawn) if b.name == name).activity == ANSWERING
         time.sleep(1 / 30)
     assert future.done() and dawn.clock.t > t_hold  # time went on while the character stood answering
+    assert future.result().answer == "I'm on my way to Hobbs Cafe."  # from what its body is doing
     dawn.update(1 / 30)  # the main thread sees the answer: the character carries on
     assert not dawn.pause.holds(name) and dawn.minds[name].activity is act
     assert act.end_t - dawn.clock.t == pytest.approx(left - 1 / 30 * dawn.clock.speed, abs=1.0)

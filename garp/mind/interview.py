@@ -51,7 +51,7 @@ RECALL_FLOOR = 0.41    # rank mode: the utility of "I don't recall" (an answer's
 MODEL_WEIGHT = 0.05    # rank mode: weight of the model's calibrated log-likelihood (nats/token) against cosine
 INTERVIEW_PREDICATE = "was interviewed"  # marks the stored exchange, kept out of later interviews' sources
 STATE_LABELS = {"state:feeling": "Feeling now", "state:plan": "Plan for today",  # state sources in the record
-                "state:relation": "Relationship", "state:friends": "Friends"}
+                "state:relation": "Relationship", "state:friends": "Friends", "state:doing": "Doing now"}
 FRIEND_FAMILIARITY = 0.45  # a relationship this familiar and warm is a friend the character names
 FRIEND_SENTIMENT = 0.15
 FRIENDS_NAMED = 4
@@ -322,6 +322,16 @@ def feeling_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
     return [UsedMemory(text, W_IMPORTANCE, {}, "state:feeling", created=t, kind="state", spoken=text)]
 
 
+def doing_source(doing: Any, question: str, t: float) -> list[UsedMemory]:
+    """Where the character is or is going now ("Where are you going?"), from its body's activity: a copy
+    the main thread hands the interview (`Activity`), None where there is no body (the terminal)."""
+    if doing is None or not doing.place or not _WHERE_NOW.search(question) or _AHEAD_TIME.search(question):
+        return []
+    text = f"I'm on my way to {doing.place}." if doing.kind == "walk" else \
+        f"I'm at {doing.place}" + (f", {doing.description}." if doing.description not in ("", "idle") else ".")
+    return [UsedMemory(text, W_IMPORTANCE, {}, "state:doing", created=t, kind="state", spoken=text)]
+
+
 def relation_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
     """What the character thinks of someone the question names ("What do you think of Hana?"), or who
     its friends are, from its relationships (a state, like its feeling: no memory says it that way)."""
@@ -411,7 +421,7 @@ class QuestionCues:
     open_recall: bool = False  # "What did you do this morning?": anything done then answers
 
 
-async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemory]:
+async def interview_sources(mind: Any, question: str, t: float, doing: Any = None) -> list[UsedMemory]:
     """What may answer the question: the agent's memories (not earlier interviews, which would
     out-rank the facts they repeat, nor the day plan) and the persona's facts, best first. Relevance is the raw
     cosine of the question with the source as the character would say it; `_adjust` then
@@ -425,7 +435,8 @@ async def interview_sources(mind: Any, question: str, t: float) -> list[UsedMemo
                    and not str(getattr(s.record, "description", "")).startswith(plan)], k=POOL_K)
     facts = persona_facts(mind.persona, getattr(mind, "household", ()))
     used += [UsedMemory(text, W_IMPORTANCE, {}, f"persona:{fld}") for fld, text in facts]
-    used += feeling_source(mind, question, t) + plan_source(mind, question, t) + relation_source(mind, named, t)
+    used += feeling_source(mind, question, t) + plan_source(mind, question, t) + relation_source(mind, named, t) \
+        + doing_source(doing, question, t)
     for u in used:
         u.spoken = u.description if u.source != "memory" else memory_in_first_person(u.description, name)
     forms = list(dict.fromkeys(f for f in (question, named, as_statement(named)) if f))
@@ -632,6 +643,9 @@ def _unit(v: Any) -> Any:
     return v / (float(np.linalg.norm(v)) or 1.0)
 
 
+_WHERE_NOW = re.compile(r"\bwhere are you( going| off to| headed| heading| walking| now)?\b(?! from)|\bwhere to\b",
+                        re.I)
+_AHEAD_TIME = re.compile(r"\b(later|tonight|tomorrow|this (afternoon|evening)|next|after)\b", re.I)
 _OPINION_ASKED = re.compile(r"\b(think|thoughts|feel|opinion) (of|about|on)\b|"
                             r"\b(do|did) you (like|know|trust|get on)\b|\bget (on|along) with\b|\bwho(?:'s| is)\b|"
                             r"\btell me about\b|\bhow do you know\b|"
@@ -748,13 +762,15 @@ def interview_inputs(mind: Any, question: str, used: list[UsedMemory]) -> Interv
                            classify_question(question), sources, comp.personality_text)
 
 
-async def interview(mind: Any, question: str, scheduler: Any, t: float, *, location: str = "") -> InterviewResult:
+async def interview(mind: Any, question: str, scheduler: Any, t: float, *, location: str = "",
+                    doing: Any = None) -> InterviewResult:
     """Answer one interview question and remember the exchange (type chat). The question is
-    cleaned first: controls and escapes removed, one line, at most MAX_QUESTION_CHARS."""
+    cleaned first: controls and escapes removed, one line, at most MAX_QUESTION_CHARS. `doing` is a
+    copy of the body's activity when there is a body."""
     question, notice = clean_line(question, MAX_QUESTION_CHARS)
     if not question:
         return InterviewResult(question, "factual", "You didn't ask me anything.", notice=notice)
-    used = await interview_sources(mind, question, t)
+    used = await interview_sources(mind, question, t, doing)
     inputs = interview_inputs(mind, question, used)
     out, record = await scheduler.call(InterviewAnswer(), inputs, agent=mind.persona.name, game_time=t,
                                        retrieved=[u.as_dict() for u in used])

@@ -17,6 +17,7 @@ day plan arrives, so the first decision is made ahead of need like every later o
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import logging
 import random
 from pathlib import Path
@@ -148,7 +149,8 @@ class Simulation:
         mind.interviewed = True
         self.pause.hold(name, self.clock.t)
         future = self.cognition.run(interview(mind, question, self.scheduler, self.clock.t,
-                                              location=self.world.bodies[name].place))
+                                              location=self.world.bodies[name].place,
+                                              doing=dataclasses.replace(mind.activity, effects={})))  # a copy
         self._interviews[name] = future
         return future
 
