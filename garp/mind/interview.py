@@ -458,8 +458,8 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     loses PAST_PENALTY on a question about a past event; a source without what the question asks for (a
     name, a time, a place, a price) loses TYPE_PENALTY; an event or habit outside the asked time loses
     OUT_OF_WINDOW; the life story gains W_HISTORY on a question about the character's past, a state source
-    (feeling, plan) W_STATE, a source telling the asked kind of happening W_FRAME, one naming the person
-    asked about W_PERSON."""
+    (feeling, plan, relationship, whereabouts) W_STATE, a source telling the asked kind of happening
+    W_FRAME, one naming the person asked about W_PERSON."""
     cosine = max([float(np.dot(q, vec)) for q in cues.vectors] + [u.factors.get("cosine", -1.0)])
     habit = u.source.startswith("persona:")
     timed = u.source == "memory" and u.kind in ("event", "chat") and u.created is not None
