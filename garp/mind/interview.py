@@ -22,6 +22,7 @@ from garp.engine.lmfunction import Candidate, LMFunction, chat
 from garp.mind.commitments import hhmm
 from garp.mind.first_person import first_person, memory_in_first_person
 from garp.mind.planning import plan_memory_prefix, read_plan_memory
+from garp.mind.relationships import feeling_toward
 from garp.units import DAY_S
 from garp.textclean import clean_line, sentences
 
@@ -356,9 +357,7 @@ def relation_said(r: Any) -> str:
     """One relationship as its owner says it: who they are to it, how it feels about them."""
     who = f"{r.name} is {r.note.rstrip('.')}." if r.note else \
         (f"I know {r.name} well." if r.familiarity >= FRIEND_FAMILIARITY else f"I don't know {r.name} well.")
-    feel = ("dislike" if r.sentiment <= -0.5 else "feel cool toward" if r.sentiment < -0.15 else "feel neutral about"
-            if r.sentiment < 0.15 else "like" if r.sentiment < 0.5 else "am very fond of")
-    return f"{who} I {feel} {r.name}."
+    return f"{who} I {feeling_toward(r.sentiment, first_person=True)} {r.name}."
 
 
 def plan_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
@@ -645,7 +644,8 @@ def _unit(v: Any) -> Any:
 
 _WHERE_NOW = re.compile(r"\bwhere are you( going| off to| headed| heading| walking| now)?\b(?! from)|\bwhere to\b",
                         re.I)
-_AHEAD_TIME = re.compile(r"\b(later|tonight|tomorrow|this (afternoon|evening)|next|after)\b", re.I)
+_LATER = r"later|tonight|this (evening|afternoon)|next"  # a later part of today (or after it)
+_AHEAD_TIME = re.compile(rf"\b({_LATER}|tomorrow|after)\b", re.I)
 _OPINION_ASKED = re.compile(r"\b(think|thoughts|feel|opinion) (of|about|on)\b|"
                             r"\b(do|did) you (like|know|trust|get on)\b|\bget (on|along) with\b|\bwho(?:'s| is)\b|"
                             r"\btell me about\b|\bhow do you know\b|"
@@ -659,7 +659,7 @@ _HOUSEHOLD = re.compile(r"\b(house|flat|room)mates?\b|\blodgers?\b|\blandlady\b|
 _FEELING_NOW = re.compile(r"\bhow are you( doing| today| now| feeling| feeling today)?\s*[?.!]*$|"
                           r"\bhow do you feel\b(?! about| towards)|\b(are|do) you feel\b(?! about| towards)|"
                           r"\bfeeling\b(?! about| towards)|\byour mood\b|\bin a (good|bad) mood\b", re.I)
-_AHEAD = re.compile(r"\b(going to|gonna|will you|plans?|planning|later|tonight|this (evening|afternoon)|next|"
+_AHEAD = re.compile(rf"\b(going to|gonna|will you|plans?|planning|{_LATER}|"
                     r"are you doing|are you up to)\b", re.I)
 _AHEAD_WINDOWS = ((r"\btonight|this evening\b", (17.0, 24.0), "this evening"),
                   (r"\bthis afternoon\b", (12.0, 18.0), "this afternoon"))

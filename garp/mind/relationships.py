@@ -68,6 +68,15 @@ class RelationshipChange(BaseModel):
     hooks: list[str] = Field(default_factory=list)
 
 
+def feeling_toward(sentiment: float, *, first_person: bool = False) -> str:
+    """How a sentiment reads: "likes" ("I like" with `first_person`), from "dislikes" to "is very fond of"."""
+    s = sentiment
+    third, first = (("dislikes", "dislike") if s <= -0.5 else ("feels cool toward", "feel cool toward") if s < -0.15
+                    else ("feels neutral about", "feel neutral about") if s < 0.15 else ("likes", "like") if s < 0.5
+                    else ("is very fond of", "am very fond of"))
+    return first if first_person else third
+
+
 class Relationship(BaseModel):
     """One character's view of another."""
 
@@ -93,8 +102,7 @@ class Relationship(BaseModel):
         n, f, s, tr = self.name, self.familiarity, self.sentiment, self.trust
         kind = ("a stranger to" if f < STRANGER_BELOW else "an acquaintance of" if f < 0.45
                 else "someone well known to" if f < 0.8 else "someone very well known to")
-        feel = ("dislikes" if s <= -0.5 else "feels cool toward" if s < -0.15 else "feels neutral about"
-                if s < 0.15 else "likes" if s < 0.5 else "is very fond of")
+        feel = feeling_toward(s)
         trust = ("does not trust" if tr < 0.25 else "trusts a little" if tr < 0.45 else "trusts"
                  if tr < 0.75 else "trusts completely")
         note = f" ({self.note})" if self.note else ""
