@@ -50,19 +50,20 @@ class StartPace:
     tok_s: float
     agents: int
     computed: float  # before clamping
+    ceiling: float   # the scene's own speed, which it never exceeds
 
     def describe(self) -> str:
         why = (f"the model made {self.tok_s:.0f} tok/s, enough for {self.agents} agents at about "
                f"x{self.computed:.0f}")
         if self.computed < self.speed:
             why += f"; x{MIN_SPEED:g} is the slowest start"
-        elif self.speed < round(self.computed):  # a step below what it could serve, or the scene's own cap
-            stepped = self.speed >= SPEED_STEP * (self.computed // SPEED_STEP)
-            why += f", rounded down to a step of x{SPEED_STEP:g}" if stepped else \
-                f"; x{self.speed:g} is the scene's own speed"
+        elif self.speed == self.ceiling < round(self.computed):
+            why += f"; x{self.speed:g} is the scene's own speed"
+        elif self.speed < round(self.computed):
+            why += f", rounded down to a step of x{SPEED_STEP:g}"
         return f"clock x{self.speed:g}: {why} (press [ or ] to change)"
 
 
 def start_pace(tok_s: float, agents: int, ceiling: float) -> StartPace:
     computed = TARGET_LOAD * tok_s * 3600.0 / (max(agents, 1) * DEMAND_TOK_PER_AGENT_HOUR)
-    return StartPace(sustainable_speed(tok_s, agents, ceiling=ceiling), tok_s, agents, computed)
+    return StartPace(sustainable_speed(tok_s, agents, ceiling=ceiling), tok_s, agents, computed, ceiling)
