@@ -257,3 +257,15 @@ def test_the_selected_characters_label_comes_first_and_every_label_stays_in_the_
     assert all(surface.get_rect().contains(r) for r in rects.values())
     assert rects["Ana"].bottom == hits["Ana"].top + 2 and rects["Ana"].left <= hits["Ana"].centerx <= rects["Ana"].right
     assert not rects["Ana"].colliderect(rects["Ben"])
+
+
+def test_a_label_never_goes_under_the_hud_bar(town):
+    """A character at the top of the view: its label is pushed below the rows the HUD bar covers."""
+    _, renderer = town
+    cam = Camera(*renderer.map_size, W, H)
+    cam.center_on(600, 0)  # clamped: the map's top edge is the view's
+    top = [BodyView(name="Ana", x=600, y=20, activity="walking to the computer at Town Office", place="", using="",
+                    facing="down", moving=False, bubble="")]
+    surface = pygame.Surface((W, H))
+    renderer.draw(surface, cam, top, view=surface.get_rect(), covered_top=34)
+    assert renderer.label_rects["Ana"].top >= 34

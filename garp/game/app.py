@@ -23,7 +23,7 @@ from garp.game import text as T
 from garp.game import view_model as vm
 from garp.game.camera import PAN_SPEED, Camera
 from garp.game.goto import GoToBox
-from garp.game.hud import Hud
+from garp.game.hud import HUD_H, Hud
 from garp.game.loading import LoadingScreen, load_in_background, on_sigint
 from garp.game.log_viewer import LogViewer
 from garp.game.panels.agent_panel import AgentPanel, panel_rect
@@ -152,7 +152,8 @@ class TownView:
 
     def draw(self, surface: pygame.Surface) -> None:
         bodies = vm.town_bodies(self.sim)
-        self.renderer.draw(surface, self.camera, bodies, self.selected, self.rect, t=vm.game_time(self.sim))
+        self.renderer.draw(surface, self.camera, bodies, self.selected, self.rect, t=vm.game_time(self.sim),
+                           covered_top=HUD_H)
         focus = vm.in_view(bodies, self.camera.visible_rect(), self.selected)
         if focus != self.focus:  # the model spends its time first on what the player watches
             self.focus = focus

@@ -158,8 +158,10 @@ class Renderer:
 
     # ------------------------------------------------------------ frame
     def draw(self, surface: pygame.Surface, camera: Camera, bodies: list[vm.BodyView],
-             selected: str | None = None, view: pygame.Rect | None = None, t: float | None = None) -> None:
-        """One frame of the town; `t` (game seconds) sets the light, None draws plain daylight."""
+             selected: str | None = None, view: pygame.Rect | None = None, t: float | None = None,
+             covered_top: int = 0) -> None:
+        """One frame of the town; `t` (game seconds) sets the light, None draws plain daylight.
+        `covered_top` rows at the view's top lie under an overlay (the HUD bar): no label goes there."""
         view = view or surface.get_rect()
         clip = surface.get_clip()
         surface.set_clip(view)
@@ -170,7 +172,8 @@ class Renderer:
         if self.layers.above:
             self._draw_chunks(surface, camera, self.above, view)
         self.lighting.draw(surface, camera, view, t)
-        self._draw_labels(surface, camera.zoom, ordered, selected, view)
+        below_overlay = pygame.Rect(view.x, view.y + covered_top, view.w, view.h - covered_top)
+        self._draw_labels(surface, camera.zoom, ordered, selected, below_overlay)
         surface.set_clip(clip)
 
     def _draw_ground(self, surface: pygame.Surface, camera: Camera, view: pygame.Rect) -> None:
