@@ -1,8 +1,9 @@
 """Interview answers on labelled characters: does the answer come from the memory that answers,
 state its fact, and say "I don't recall" only when nothing answers?
 
-benchmarks/data/interview_eval.json holds characters (persona, memories, questions), each
-question labelled with the memory index or persona field that answers it (null: absent).
+benchmarks/data/interview_eval.json holds characters (persona, memories, questions, and "at": the
+time of day they are asked, 18:00 unless given), each question labelled with the memory index or
+persona field that answers it (null: absent; the remembered day plan is answered by the plan source).
 Characters are split into a tuning part and a held-out part. Each question goes through the
 game's own `interview()` with the bundled model (live, no reply cache). Reported per split:
 - retrieval_top1: the first source the interview lists is the labelled one;
@@ -38,34 +39,47 @@ from garp.engine.scheduler import InferenceScheduler  # noqa: E402
 from garp.mind import interview as iv  # noqa: E402
 from garp.mind.factory import make_mind  # noqa: E402
 from garp.mind.persona import Persona  # noqa: E402
+from garp.mind.planning import plan_memory_prefix  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "interview_eval.json"
-NOW_T = 3 * 86400.0 + 18 * 3600.0  # game time of the interviews: day 4, 18:00
+DAY_T = 3 * 86400.0  # the interviews are on day 4, at 18:00 unless a character's "at" says when
+
+
+def now_of(entry: dict) -> float:
+    """Game time of a character's interview: a played town's characters are asked when their save was."""
+    hours, minutes = entry.get("at", "18:00").split(":")
+    return DAY_T + 3600.0 * int(hours) + 60.0 * int(minutes)
 
 
 def load_character(entry: dict, store: MemoryStore, embedder: Embedder):
     persona = Persona.model_validate(entry["persona"])
-    mind = make_mind(persona, store=store, embedder=embedder, scheduler=None, t=NOW_T - 7 * 86400.0)
+    now = now_of(entry)
+    mind = make_mind(persona, store=store, embedder=embedder, scheduler=None, t=now - 7 * 86400.0)
     for m in entry["memories"]:
-        asyncio.run(mind.memory.remember(m["text"], t=NOW_T - 3600.0 * float(m.get("hours_ago", 1.0)),
+        asyncio.run(mind.memory.remember(m["text"], t=now - 3600.0 * float(m.get("hours_ago", 1.0)),
                                          type=m.get("type", "event"), poignancy=int(m.get("poignancy", 3))))
     return mind
 
 
 FIELD_SOURCES = {"workplace": "occupation"}  # the interview states the workplace in its occupation fact
+TAGGED = ("persona:", "state:")  # labels naming a source by its tag, not by a memory's text
 
 
 def label_of(entry: dict, answer) -> str | None:
-    """The labelled source's text as the interview lists it (a memory) or its source tag (a field)."""
+    """The labelled source's text as the interview lists it (a memory) or its source tag (a field; the
+    remembered day plan, which the interview answers from as the plan source)."""
     if answer is None:
         return None
-    return f"persona:{FIELD_SOURCES.get(answer, answer)}" if isinstance(answer, str) else entry["memories"][answer]["text"]
+    if isinstance(answer, str):
+        return f"persona:{FIELD_SOURCES.get(answer, answer)}"
+    text = entry["memories"][answer]["text"]
+    return "state:plan" if text.startswith(plan_memory_prefix(entry["persona"]["name"])) else text
 
 
 def source_matches(label: str | None, description: str, source: str) -> bool:
     if label is None:
         return False
-    return source == label if label.startswith("persona:") else (source == "memory" and description == label)
+    return source == label if label.startswith(TAGGED) else (source == "memory" and description == label)
 
 
 def ask_all(entry: dict, scheduler, store: MemoryStore, embedder: Embedder) -> list[dict]:
@@ -73,10 +87,10 @@ def ask_all(entry: dict, scheduler, store: MemoryStore, embedder: Embedder) -> l
     rows = []
     for q in entry["questions"]:
         label = label_of(entry, q["answer"])
-        res = asyncio.run(iv.interview(mind, q["q"], scheduler, NOW_T))
+        res = asyncio.run(iv.interview(mind, q["q"], scheduler, now_of(entry)))
         top = res.memories[0] if res.memories else None
-        targets = [iv.as_answer(u.description) for u in res.memories if u.source == label] if label and label.startswith("persona:") \
-            else [iv.as_answer(iv.memory_in_first_person(label, mind.persona.name))] if label else []
+        targets = [iv.as_answer(u.description) for u in res.memories if u.source == label] if label and label.startswith(TAGGED) \
+            else [iv.as_answer(iv.spoken_memory(label, mind.persona.name))] if label else []
         rows.append({"q": q["q"], "label": label, "answer": res.answer, "facts": q["facts"], "targets": targets,
                      "top_ok": top is not None and source_matches(label, top.description, top.source),
                      "source_ok": res.answer in targets,

@@ -27,6 +27,13 @@ def sentences(text: str) -> list[str]:
     return merged
 
 
+def with_article(thing: str) -> str:
+    """'sofa' -> 'the sofa'; names and possessives ('Noor's bed', 'Hobbs Cafe') keep no article."""
+    if not thing or thing[0].isupper() or "'s " in thing or thing.startswith(("the ", "a ", "an ", "my ")):
+        return thing
+    return f"the {thing}"
+
+
 def strip_controls(text: str) -> str:
     """Escape sequences removed; control and format characters become spaces or vanish."""
     text = ANSI.sub("", str(text))

@@ -337,3 +337,31 @@ def test_where_the_character_is_going_comes_from_what_its_body_is_doing():
     assert doing_source(walking, "Where are you from?", NOW) == []  # the life story answers that
     assert doing_source(walking, "Where are you going tonight?", NOW) == []  # later: the day plan
     assert doing_source(None, "Where are you going?", NOW) == []  # the terminal interview has no body
+
+
+def test_interview_answers_what_the_character_did_today_from_its_logged_doings(ilse):
+    """No memory says "I had breakfast at the dining table": the day's uses of objects (the main thread's
+    log, garp.mind.day_record) answer what was eaten and done; nothing eaten is not a breakfast."""
+    from garp.engine.lmfunction import checked_candidates
+    from garp.mind.day_record import Done
+    from garp.mind.interview import interview_inputs, interview_sources
+
+    mind = ilse("Ilse throws pots at the Kiln Yard.", [("Ilse saw Pavel at the Kiln Yard.", "event", 8.0)])
+    day = NOW - NOW % 86400.0
+    slept = Done(day + 6 * 3600.0, day + 7 * 3600.0, "sleep", "Ilse's bed", "Ilse's House")
+    ate = Done(day + 7.2 * 3600.0, day + 7.9 * 3600.0, "eat", "dining table", "Ilse's House")
+    walked = Done(day + 8 * 3600.0, day + 8 * 3600.0, "go", "Kiln Yard", "Kiln Yard")
+    threw = Done(day + 8.1 * 3600.0, None, "work", "pottery wheel", "Kiln Yard")
+
+    def best(question: str, done: tuple) -> str:
+        used = asyncio.run(interview_sources(mind, question, NOW, done=done))
+        candidates = checked_candidates(InterviewAnswer(), interview_inputs(mind, question, used))
+        return max(candidates, key=lambda c: c.utility).out.utterance
+
+    assert best("What did you have for breakfast?", (slept, ate, walked, threw)) == \
+        "From 07:12 to 07:54 I had breakfast at the dining table at home."
+    assert best("What did you do this morning?", (slept, ate, walked, threw)) == \
+        "This morning I slept in my bed at home, had breakfast at the dining table and worked at the pottery " \
+        "wheel at Kiln Yard."
+    assert best("What did you have for breakfast?", (slept, walked, threw)) == FALLBACK_ANSWER
+    assert best("What do you do for a living?", (slept, ate, walked, threw)) == "I work as a potter at Kiln Yard."

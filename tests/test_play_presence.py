@@ -336,6 +336,19 @@ def test_an_interviewed_character_stops_until_its_answer_then_carries_on(dawn):
     assert (body.x, body.y) != at
 
 
+@pytest.mark.model
+def test_an_interviewed_character_tells_what_it_has_done_today_from_the_log(dawn):
+    """The answer comes from the uses the world logged (in bed since 06:00), which no memory holds."""
+    import time
+    future = dawn.interview("Ren", "What have you been up to today?")
+    deadline = time.monotonic() + 300
+    while not future.done() and time.monotonic() < deadline:
+        dawn.update(1 / 30)
+        time.sleep(1 / 30)
+    dawn.update(1 / 30)
+    assert future.done() and future.result().answer == "Today I slept in my bed at home."
+
+
 def test_one_figure_per_tile_diners_around_one_table_and_a_waiter_beside_them(renderer):
     cast = ("Mika", "Ren", "Maya", "Sam", "Jonah")
     town = Town(cast)

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from garp.errors import GarpError
+from garp.eventlog import EventLog
+from garp.mind.day_record import DAY_EVENTS, day_so_far
 from garp.mind.interview import SCORE_EXPLAINED, InterviewResult, interview, score_parts
 from garp.paths import PERSONAS
 from garp.textclean import printable, strip_controls
@@ -55,6 +57,15 @@ def find_store_dir(save: str | Path) -> Path:
             return sub
     raise GarpError(f"--save {save}: no memory store ({LANCE_TABLE_DIR}) in it or its sub-folders; "
                     "allowed: the output folder of a run")
+
+
+def run_doings(save: str | Path | None) -> list[dict]:
+    """A run's logged uses and arrivals (what its characters did, garp.mind.day_record); none without a run."""
+    logs = [Path(save) / "events.jsonl", Path(save).parent / "events.jsonl"] if save else []  # the run or its store
+    log = next((p for p in logs if p.is_file()), None)
+    if log is None:
+        return []
+    return [e for e in EventLog.read(log) if e["kind"] in DAY_EVENTS]
 
 
 def format_result(name: str, result: InterviewResult) -> str:
@@ -98,6 +109,8 @@ class TerminalInterview:
                               seed_memories=not getattr(args, "save", None),  # a saved store has them already
                               household=housemates(persona, load_personas()))
         self.loop = asyncio.new_event_loop()
+        self.doings = run_doings(getattr(args, "save", None))
+        self.t = max([self.t] + [e["t"] for e in self.doings])  # the run went on after its last memory
 
     def _open_store(self, args: Any) -> None:
         """A run's store (recovered after a crash; new memories also go to the run's log),
@@ -132,7 +145,8 @@ class TerminalInterview:
 
     def ask(self, question: str) -> InterviewResult:
         self.t += 60.0  # each question a game-minute later: recency of what was just said matters
-        return self.loop.run_until_complete(interview(self.mind, question, self.scheduler, self.t))
+        return self.loop.run_until_complete(interview(self.mind, question, self.scheduler, self.t,
+                                                      done=day_so_far(self.doings, self.name, self.t)))
 
     def close(self) -> None:
         try:  # let pending poignancy scores of the stored exchanges finish before shutting down

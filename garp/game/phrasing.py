@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import re
 
+from garp.textclean import with_article
+
 # verb -> phrase; {o} is the object with its article ("the sofa", "Noor's bed").
 VERB_PHRASES = {
     "attend": "attending class at {o}", "browse": "browsing {o}", "brush teeth": "brushing teeth at {o}",
@@ -35,13 +37,6 @@ DANGLING = {"a", "an", "the", "at", "to", "for", "with", "over", "and", "or", "o
 ELLIPSIS = "..."
 _USE = re.compile(r"^(?P<verb>[a-z][a-z ]*) \((?P<obj>[^()]+)\)$")
 _WALK = re.compile(r"^walking to (?P<obj>[^()]+) \((?P<place>[^()]+)\)$")
-
-
-def with_article(thing: str) -> str:
-    """'sofa' -> 'the sofa'; names and possessives ('Noor's bed', 'Hobbs Cafe') keep no article."""
-    if not thing or thing[0].isupper() or "'s " in thing or thing.startswith(("the ", "a ", "an ")):
-        return thing
-    return f"the {thing}"
 
 
 def use_phrase(verb: str, obj: str) -> str:

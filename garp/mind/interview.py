@@ -20,6 +20,7 @@ import numpy as np
 
 from garp.engine.lmfunction import Candidate, LMFunction, chat
 from garp.mind.commitments import hhmm
+from garp.mind.day_record import GO, Done, said, told
 from garp.mind.first_person import first_person, memory_in_first_person
 from garp.mind.planning import plan_memory_prefix, read_plan_memory
 from garp.mind.relationships import feeling_toward
@@ -46,6 +47,10 @@ W_PERSON = 0.15        # a source naming someone the question names ("What did H
 W_HISTORY = 0.2        # the life story answering a question about the character's past ("before you ...")
 PAST_PENALTY = 0.1     # a persona habit answering a question about a past event
 TYPE_PENALTY = 0.4     # a source without the name, time or number the question asks for
+PERSON_PENALTY = 0.4   # a source not naming the person the question names ("Who is Yuki?")
+DAY_ITEMS = 12         # the latest things done today offered as sources
+SUMMARY_ITEMS = 4      # things done (the longest) a source telling part of the day names
+RECORDED = ("memory", "day")  # sources that happened at a time: memories and today's doings
 MIN_COSINE = 0.3       # raw similarity below which a memory is not treated as on topic
 RECALL_FLOOR = 0.41    # rank mode: the utility of "I don't recall" (an answer's fit must beat it; tuned on
                        # the tuning part of benchmarks/data/interview_eval.json)
@@ -293,8 +298,9 @@ def persona_facts(persona: Any, household: tuple[str, ...] = ()) -> list[tuple[s
     facts: list[tuple[str, str]] = []
     if persona.occupation:  # one fact for the work and the workplace: "what do you do" and "where do you work"
         job, place = persona.occupation, persona.workplace or ""
-        where = f" at {place}" if place and place.lower() not in job.lower() else ""
-        facts.append(("occupation", f"{'I am' if _NOT_WORK.search(job) else 'I work as'} {_article(job)}{where}."))
+        working = not _NOT_WORK.search(job)  # a pupil's or a retired character's "workplace" is where it helps out
+        where = f" at {place}" if working and place and place.lower() not in job.lower() else ""
+        facts.append(("occupation", f"{'I work as' if working else 'I am'} {_article(job)}{where}."))
     household = list(dict.fromkeys([*household, *(r.name for r in persona.relationships
                                                    if _HOUSEHOLD.search(r.note or ""))]))
     facts.append(("home", f"I live at {persona.home}" + (f" with {_and(household)}." if household else ".")))
@@ -331,6 +337,24 @@ def doing_source(doing: Any, question: str, t: float) -> list[UsedMemory]:
     text = f"I'm on my way to {doing.place}." if doing.kind == "walk" else \
         f"I'm at {doing.place}" + (f", {doing.description}." if doing.description not in ("", "idle") else ".")
     return [UsedMemory(text, W_IMPORTANCE, {}, "state:doing", created=t, kind="state", spoken=text)]
+
+
+def day_sources(done: tuple[Done, ...], question: str, t: float, name: str, home: str) -> list[UsedMemory]:
+    """What the character did today (`Done`, from the main thread's log) when the question asks about today's
+    past: one source per thing done ("What did you have for breakfast?"), or for "What did you do this
+    morning?" one telling the longest things done then."""
+    window = time_window(question, t)
+    today = window is None or window[1] > t - t % DAY_S
+    if not done or not today or not _DONE_ASKED.search(question):
+        return []
+    inside = [d for d in done if window is not None and window[0] <= d.start <= window[1] and d.verb != GO]
+    if inside and not topic_words(question):
+        longest = sorted(sorted(inside, key=lambda d: d.start - (d.end or t))[:SUMMARY_ITEMS], key=lambda d: d.start)
+        when = re.search(r"\b(this (morning|afternoon|evening)|today)\b", question, re.I)
+        text = told(longest, name, home, (when.group(1) if when else "today").capitalize())
+        return [UsedMemory(text, W_IMPORTANCE, {}, "day", created=longest[-1].start, kind="event", spoken=text)]
+    return [UsedMemory(text, W_IMPORTANCE, {}, "day", created=d.start, kind="event", spoken=text)
+            for d in done[-DAY_ITEMS:] for text in [said(d, name, home)]]
 
 
 def relation_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
@@ -417,10 +441,13 @@ class QuestionCues:
     about_talk: bool = False  # "Who did you talk to?": a conversation (a chat memory) answers
     frames: tuple[re.Pattern, ...] = ()  # what a source telling the asked kind of happening says (_FRAMES)
     people: frozenset[str] = frozenset()  # who the question names, lower case
+    roles: frozenset[str] = frozenset()  # what they are to the character ("mum" for Noor), from the persona
+    habitual: bool = False     # "these days": a habit holds then, though the question names a time
     open_recall: bool = False  # "What did you do this morning?": anything done then answers
 
 
-async def interview_sources(mind: Any, question: str, t: float, doing: Any = None) -> list[UsedMemory]:
+async def interview_sources(mind: Any, question: str, t: float, doing: Any = None,
+                            done: tuple[Done, ...] = ()) -> list[UsedMemory]:
     """What may answer the question: the agent's memories (not earlier interviews, which would
     out-rank the facts they repeat, nor the day plan) and the persona's facts, best first. Relevance is the raw
     cosine of the question with the source as the character would say it; `_adjust` then
@@ -435,9 +462,9 @@ async def interview_sources(mind: Any, question: str, t: float, doing: Any = Non
     facts = persona_facts(mind.persona, getattr(mind, "household", ()))
     used += [UsedMemory(text, W_IMPORTANCE, {}, f"persona:{fld}") for fld, text in facts]
     used += feeling_source(mind, question, t) + plan_source(mind, question, t) + relation_source(mind, named, t) \
-        + doing_source(doing, question, t)
+        + doing_source(doing, question, t) + day_sources(done, question, t, name, mind.persona.home)
     for u in used:
-        u.spoken = u.description if u.source != "memory" else memory_in_first_person(u.description, name)
+        u.spoken = u.description if u.source != "memory" else spoken_memory(u.description, name)
     forms = list(dict.fromkeys(f for f in (question, named, as_statement(named)) if f))
     vecs = await mind.memory.embedder.aembed(forms + [u.spoken for u in used])
     window = time_window(question, t)
@@ -445,11 +472,28 @@ async def interview_sources(mind: Any, question: str, t: float, doing: Any = Non
                         asks_about_history(question), window, frozenset(_stems(named)), speaker=name,
                         open_recall=window is not None and not topic_words(question),
                         about_talk=bool(_TALK.search(question)), frames=asked_frames(question, people),
-                        people=frozenset(_named_people(question, name)))
+                        people=frozenset(_named_people(question, name)),
+                        roles=frozenset(r for r, who in people.items() if who.lower() in _named_people(question, name)),
+                        habitual=bool(_HABITUAL.search(question)))
     for u, v in zip(used, vecs[len(forms):]):
         _adjust(u, _unit(v), cues)
     used.sort(key=lambda u: -u.score)
     return used[:CANDIDATE_K]
+
+
+def names_asked(text: str, cues: QuestionCues) -> bool:
+    """Whether a source names someone the question names, by name or by what they are to the speaker."""
+    return bool(cues.people & _named_people(text, cues.speaker)) or \
+        any(re.search(rf"\b{re.escape(role)}\b", text, re.I) for role in cues.roles)
+
+
+def spoken_memory(text: str, name: str) -> str:
+    """A memory as its owner says it, clause by clause: a perception joins notes with "; " and each
+    note starts with the owner's name ("Greta saw Arjun; Greta saw Sam": "I saw Arjun; I saw Sam")."""
+    clauses = text.split("; ")
+    if len(clauses) == 1 or not all(c.startswith(f"{name} ") for c in clauses):
+        return memory_in_first_person(text, name)
+    return "; ".join(memory_in_first_person(clause, name) for clause in clauses)
 
 
 def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
@@ -461,15 +505,16 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     W_FRAME, one naming the person asked about W_PERSON."""
     cosine = max([float(np.dot(q, vec)) for q in cues.vectors] + [u.factors.get("cosine", -1.0)])
     habit = u.source.startswith("persona:")
-    timed = u.source == "memory" and u.kind in ("event", "chat") and u.created is not None
+    timed = u.source in RECORDED and u.kind in ("event", "chat") and u.created is not None
     window = cues.window
     # a thought of the asked time is inside it too ("Anything worrying you lately?"), but no thought is outside one
-    dated = u.source == "memory" and u.created is not None
+    dated = u.source in RECORDED and u.created is not None
     inside = window is not None and dated and window[0] <= u.created <= window[1]  # type: ignore[operator]
     history = cues.history and u.source == "persona:background"
     penalty = (PAST_PENALTY if cues.past and habit and u.source != "persona:background" else 0.0) \
         + (TYPE_PENALTY if cues.want and not states_type(u.spoken, cues.want, cues.speaker) else 0.0) \
-        + (OUT_OF_WINDOW if window is not None and (timed or habit) and not inside else 0.0)
+        + (PERSON_PENALTY if cues.people and not names_asked(u.spoken, cues) else 0.0) \
+        + (OUT_OF_WINDOW if window is not None and (timed or habit and not cues.habitual) and not inside else 0.0)
     lexical = len(cues.stems & _stems(u.spoken)) / len(cues.stems) if cues.stems else 0.0
     answers_open = u.kind == "chat" if cues.about_talk else u.kind in ("event", "chat")
     when = (W_OPEN_RECALL if cues.open_recall and answers_open else W_WHEN) * float(inside)
@@ -488,7 +533,8 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
 FAMILY_WORDS = ("partner", "wife", "husband", "daughter", "son", "mother", "mum", "father", "dad", "brother",
                 "sister", "grandmother", "grandfather", "grandson", "granddaughter", "aunt", "uncle", "cousin",
                 "niece", "nephew")
-KIN_WORDS = FAMILY_WORDS + ("mam", "boy", "lad", "girl", "lass", "hubby", "missus", "friend", "neighbour", "neighbor",
+KIN_WORDS = FAMILY_WORDS + ("children", "child", "kids", "grandchildren", "grandchild", "grandkids", "mam", "boy",
+                            "lad", "girl", "lass", "hubby", "missus", "friend", "neighbour", "neighbor",
                             "boss", "housemate", "flatmate", "girlfriend", "boyfriend", "fiance", "fiancee",
                             "colleague", "apprentice", "landlord", "teacher")
 _KIN = "|".join(KIN_WORDS)
@@ -575,16 +621,29 @@ def topic_words(question: str) -> set[str]:
 _BODY = r"(arm|hand|leg|foot|head|face|wrist|thumb|finger|knee|back|eye|ankle|elbow|neck)"
 _FRAMES = (  # (a question asks about this kind of happening, a source tells of it: matched on "<source> <text>")
     (r"\b(worr\w*|troubl\w*|bother\w*|concern\w*|anxious|nervous|afraid|scared|fear\w*|stress\w*|on your mind|"
-     r"keep(s|ing)? you up)\b",
+     r"keep(s|ing)? you up|on edge|tense|uneasy|fret\w*)\b",
      r"\b(worr\w*|afraid|fears?|feared|anxious|nervous|concerned|troubled|dread\w*|scared|guilt\w*|regrets?)\b"),
-    (r"\b(mood|upset|angry|annoyed|cross|grumpy|happy|sad|cheerful|pleased|excited|cry|cried|crying|laugh\w*)\b",
+    (r"\b(mood|upset|angry|annoyed|cross|grumpy|happy|sad|cheerful|pleased|excited|cry|cried|crying|laugh\w*|"
+     r"down|low|blue|glum|miserable|what's up|what's wrong|the matter)\b",
      r"\b(annoyed|upset|angry|furious|cross|irritated|happy|glad|delighted|pleased|sad|cried|crying|laughed|"
-     r"excited|thrilled|proud|ashamed|embarrassed|disappointed|frustrated)\b"),
+     r"excited|thrilled|proud|ashamed|embarrassed|disappointed|frustrated|terrible|awful|miserable|lonely)\b"),
     (rf"\b(hurt|injur\w*|wound\w*|bandag\w*|limp\w*|bruis\w*|sore|happened to your {_BODY}|your {_BODY})\b",
      r"\b(cut|burnt|burned|bruised?|stung|sprained|broke|twisted|hurt|injured|bled|bleeding|bandag\w*|scald\w*|"
      r"slipped|fell)\b"),
-    (r"\b(accidents?|broken|break|broke|damaged?|smash\w*|wrong with)\b",
-     r"\b(broke|broken|cracked|smashed|dropped|spilled|spilt|damaged|shattered|jammed|leak\w*|failed)\b"),
+    (r"\b(accidents?|broken|break|broke|damaged?|smash\w*|wrong with|running (alright|all right|ok|okay|well)|"
+     r"working (properly|ok|okay|alright)|any problems?|trouble with)\b",
+     r"\b(broke|broken|cracked|smashed|dropped|spilled|spilt|damaged|shattered|jammed|leak\w*|failed|squeak\w*|"
+     r"rattl\w*|needs? (fixing|looking at|mending|repair\w*)|fault\w*)\b"),
+    (r"\b(dodgy|crime|thie\w*|steal\w*|stole|break-?ins?|burgl\w*|police|vandal\w*|safe around)\b",
+     r"\b(break-?ins?|broke into|burgl\w*|stolen|stole|thie\w*|theft|police|vandal\w*)\b"),
+    (r"\b(have you )?(seen|see|saw|met|meet|run into|ran into|bump(ed)? into|visitors?|any company)\b",
+     r"\b(saw|sees|met|meets|visited|ran into|bumped into|talked with|chatted with)\b"),
+    (r"\b(for a living|(your|for) (job|work|trade|line of work)|what do you do\b(?! (on|at|in|after|when|for fun|with|to|"
+     r"about|if))|what's your job|do you work|still at school|retired)\b", r"^persona:occupation\b"),
+    (r"\b(live with|lives with you|share (a|the|your) (house|home|flat)|house ?mates?|flatmates?|who else lives)\b",
+     r"^persona:(home|background)\b.*\b(with|share|shares)\b"),
+    (r"\b(night owl|early (bird|riser)|stay up|go to bed|bedtime|sleep (well|badly)|get up|wake up early|lie in)\b",
+     r"^persona:lifestyle\b"),
     (r"\b(lose|lost|missing|gone|stolen|misplac\w*|can't find)\b",
      r"\b(lost|missing|stolen|misplaced|gone|disappeared|vanished)\b"),
     (r"\b(find|found|come across|came across|discover\w*|interesting|unusual|left (anything|something))\b",
@@ -660,22 +719,30 @@ _FEELING_NOW = re.compile(r"\bhow are you( doing| today| now| feeling| feeling t
                           r"\bhow do you feel\b(?! about| towards)|\b(are|do) you feel\b(?! about| towards)|"
                           r"\bfeeling\b(?! about| towards)|\byour mood\b|\bin a (good|bad) mood\b", re.I)
 _AHEAD = re.compile(rf"\b(going to|gonna|will you|plans?|planning|{_LATER}|"
-                    r"are you doing|are you up to)\b", re.I)
+                    r"are you (doing|up to|having|eating|seeing|meeting|off)|what time (are|is|will)|"
+                    r"what time\b(?=.*\btoday\b))\b", re.I)
 _AHEAD_WINDOWS = ((r"\btonight|this evening\b", (17.0, 24.0), "this evening"),
                   (r"\bthis afternoon\b", (12.0, 18.0), "this afternoon"))
 _TOMORROW = re.compile(r"\btomorrow\b", re.I)
 # past tense only: unlike _PAST, "today" and "this morning" may ask about now ("How are you feeling today?")
+_HABITUAL = re.compile(r"\b(these days|nowadays|usually|normally)\b", re.I)
+_DONE_ASKED = re.compile(r"\b(did|had|was|were|went|ate|been|have you (done|had|seen|met|eaten)|so far|earlier)\b", re.I)
 _FELT_THEN = re.compile(r"\b(did|were|was|had|felt|yesterday|last|earlier|ago)\b", re.I)
 _PAST = re.compile(r"\b(did|were|was|had|happened|went|today|yesterday|last (night|week)|this (morning|afternoon)|"
                    r"earlier|ago)\b", re.I)
 _TYPE_QUESTIONS = (("name", re.compile(r"\b(who|whom|whose|name|called)\b", re.I)),
                    ("time", re.compile(r"\b(when|what time|what day|which day|how long)\b", re.I)),
-                   ("number", re.compile(r"\b(how (much|many|old|far)|what price)\b", re.I)),
+                   ("number", re.compile(r"\b(how (much|many|old|far|big|tall|heavy)|what (price|dose|size))\b", re.I)),
                    ("place", re.compile(r"\bwhere\b", re.I)))
 _PRICE_ASKED = re.compile(r"\bhow much\b.*\b(charge|cost|pay|price|sell|spend|earn)|\bwhat price\b", re.I)
 _MONEY = re.compile(r"[£$€]\s?\d|\b(pounds?|pence|p|dollars?|cents?|euros?|shillings?|quid|bucks|coins?)\b", re.I)
+_MEAL_ASKED = re.compile(r"\b(what did you (have|eat)\b(?!.* (with|on))|(have|eat|ate) for (breakfast|lunch|dinner|supper)|"
+                         r"what(?:'s| is) for (breakfast|lunch|dinner|supper))", re.I)
+_FOOD = re.compile(r"\b(ate|eat|eats|eating|had (breakfast|lunch|dinner|supper|a snack|a meal)|breakfast|lunch|dinner|"
+                   r"supper|snacks?|cooked|meal|soup|sandwich|bread|toast|porridge|eggs?|cake|pie|stew|salad|pastr\w*|"
+                   r"fish|chips|noodles|rice|pasta|curry|roast|fruit|apples?)\b", re.I)
 _COUNT_ASKED = re.compile(r"\bhow many (\w+)", re.I)
-_KIN_NAME_ASKED = re.compile(rf"\byour ({_KIN})(?:'s)? (?:name|called)\b|\bname of your ({_KIN})\b|"
+_KIN_NAME_ASKED = re.compile(rf"\byour ({_KIN})(?:'s?)? (?:names?|called)\b|\bname of your ({_KIN})\b|"
                              rf"\bwhat(?:'s| is| was) your ({_KIN}) called\b", re.I)
 _THING_NAME_ASKED = re.compile(r"\bname of (?:the|your|that|this) (\w+)|"
                                r"\bwhat(?:'s| is| was) (?:the|your) (\w+) called\b", re.I)
@@ -702,7 +769,7 @@ def asks_about_past(question: str) -> bool:
 def asked_type(question: str) -> str | None:
     """What an answer must contain: 'name' (who), 'kin:<role>' (your sister's name), 'title' (the name
     of a thing: the ship, the place you work), 'time' (when), 'price' (how much does it cost),
-    'count:<stem>' (how many acres), 'number' (how old) or 'place' (where)."""
+    'count:<stem>' (how many acres), 'number' (how old), 'place' (where) or 'meal' (what did you eat)."""
     if m := _KIN_NAME_ASKED.search(question):
         return "kin:" + _kin(next(g for g in m.groups() if g))
     if (m := _THING_NAME_ASKED.search(question)) and next(g for g in m.groups() if g).lower() not in KIN_WORDS:
@@ -711,7 +778,8 @@ def asked_type(question: str) -> str | None:
         return "price"
     if m := _COUNT_ASKED.search(question):
         return "count:" + _stem(m.group(1).lower())
-    return next((kind for kind, rx in _TYPE_QUESTIONS if rx.search(question)), None)
+    return next((kind for kind, rx in _TYPE_QUESTIONS if rx.search(question)), None) or \
+        ("meal" if _MEAL_ASKED.search(question) else None)
 
 
 def _kin(word: str) -> str:
@@ -729,6 +797,8 @@ def states_type(text: str, kind: str, own_name: str = "") -> bool:
         return any(w[:1].isupper() and w not in ("I", own_name) for w in text.split()[1:])
     if kind == "place":  # "at the Fox Inn", "in town", "on Market Street", "outside the clinic"
         return bool(_PLACE.search(text))
+    if kind == "meal":  # "What did you have for breakfast?" needs something eaten
+        return bool(_FOOD.search(text))
     if kind == "price":
         return bool(_MONEY.search(text) and _NUMBER.search(text))
     if kind == "count":  # a number counting the asked thing: "forty acres", "12 jars of honey"
@@ -754,7 +824,7 @@ def interview_inputs(mind: Any, question: str, used: list[UsedMemory]) -> Interv
         if value:
             parts.append(f"{label}: {value}")
     parts += [f"{STATE_LABELS[u.source]}: {u.spoken}" for u in used if u.kind == "state"]  # the record answers rest on
-    memories = [u for u in used if u.source == "memory"]
+    memories = [u for u in used if u.source in RECORDED]
     on_topic = [u.description for u in memories if u.factors.get("cosine", 0.0) >= MIN_COSINE] or \
         [u.description for u in memories[:2]]
     sources = [(u.spoken or u.description, u.source, u.factors.get("fit", 0.0)) for u in used]
@@ -763,14 +833,14 @@ def interview_inputs(mind: Any, question: str, used: list[UsedMemory]) -> Interv
 
 
 async def interview(mind: Any, question: str, scheduler: Any, t: float, *, location: str = "",
-                    doing: Any = None) -> InterviewResult:
+                    doing: Any = None, done: tuple[Done, ...] = ()) -> InterviewResult:
     """Answer one interview question and remember the exchange (type chat). The question is
     cleaned first: controls and escapes removed, one line, at most MAX_QUESTION_CHARS. `doing` is a
-    copy of the body's activity when there is a body."""
+    copy of the body's activity when there is a body, `done` what it did today (garp.mind.day_record)."""
     question, notice = clean_line(question, MAX_QUESTION_CHARS)
     if not question:
         return InterviewResult(question, "factual", "You didn't ask me anything.", notice=notice)
-    used = await interview_sources(mind, question, t, doing)
+    used = await interview_sources(mind, question, t, doing, done)
     inputs = interview_inputs(mind, question, used)
     out, record = await scheduler.call(InterviewAnswer(), inputs, agent=mind.persona.name, game_time=t,
                                        retrieved=[u.as_dict() for u in used])

@@ -26,6 +26,7 @@ from typing import Any
 from garp.errors import GarpError
 from garp.eventlog import EventLog
 from garp.mind.agent import AgentMind
+from garp.mind.day_record import DAY_EVENTS, day_so_far
 from garp.scenario.schema import Scenario
 from garp.mind.conversation import ConversationManager, SocialState
 from garp.sim.apply import Applier
@@ -148,9 +149,11 @@ class Simulation:
         from garp.mind.interview import interview
         mind.interviewed = True
         self.pause.hold(name, self.clock.t)
+        doings = self.log.of_kind(*DAY_EVENTS)  # a copy: the interview reads values, never the live log
         future = self.cognition.run(interview(mind, question, self.scheduler, self.clock.t,
                                               location=self.world.bodies[name].place,
-                                              doing=dataclasses.replace(mind.activity, effects={})))  # a copy
+                                              doing=dataclasses.replace(mind.activity, effects={}),  # a copy
+                                              done=day_so_far(doings, name, self.clock.t)))
         self._interviews[name] = future
         return future
 

@@ -361,7 +361,7 @@ class World:
             return False
         body.using = (object_id, verb)
         body.activity = f"{verb} ({obj.name})"
-        self._emit("action_start", name, t, object=object_id, verb=verb, place=body.place)
+        self._emit("action_start", name, t, object=object_id, verb=verb, place=body.place, name=obj.name)
         return True
 
     def settle(self, name: str, object_id: str, verb: str, t: float) -> bool:

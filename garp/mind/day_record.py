@@ -1,0 +1,131 @@
+"""What a character did today, as it would tell an interviewer.
+
+Memories hold what a character noticed, said and thought; no memory says "I had breakfast at the
+dining table", so "What did you have for breakfast?" needs the day's doings. The main thread logs
+every use of an object (`action_start` / `action_end`, with the object's name) and every arrival;
+`day_so_far` reads them back into immutable `Done` values, which the main thread (or the terminal
+interview, from a run's log) hands the interview (garp.mind.interview turns them into sources), and
+`said` words one in the first person.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import re
+from typing import Any, Iterable
+
+from garp.mind.commitments import hhmm
+from garp.textclean import with_article
+from garp.units import DAY_S
+
+GO = "go"  # the verb of an arrival somewhere new
+DAY_EVENTS = ("arrive", "action_start", "action_end")  # the log's kinds `day_so_far` reads
+SKIPPED_VERBS = frozenset(("use toilet",))  # nobody tells an interviewer that
+# verb -> the past-tense phrase; {o} is the object with its article, {meal} the meal of that hour
+PAST_PHRASES = {
+    "attend": "attended class at {o}", "browse": "browsed {o}", "brush teeth": "brushed my teeth",
+    "buy": "bought something at {o}", "change": "got changed", "chat": "chatted on {o}", "clean": "cleaned {o}",
+    "clear": "cleared {o}", "cook": "cooked {meal} at {o}", "drink": "had a drink at {o}", "eat": "had {meal} at {o}",
+    "make coffee": "made coffee at {o}", "make the bed": "made {o}", "nap": "had a nap on {o}",
+    "order": "ordered at {o}", "paint": "painted at {o}", "pay": "paid at {o}", "picnic": "had a picnic at {o}",
+    "play": "played {o}", "practice": "practised on {o}", "read": "read by {o}", "relax": "relaxed on {o}",
+    "restock": "restocked {o}", "serve": "served at {o}", "shop": "shopped at {o}", "shower": "had a shower",
+    "sit": "sat on {o}", "sleep": "slept in {o}", "snack": "had a snack from {o}", "study": "studied at {o}",
+    "swing": "went on {o}", "teach": "taught at {o}", "wash": "washed at {o}", "wash dishes": "washed the dishes",
+    "watch": "watched {o}", "water": "watered {o}", "wish": "made a wish at {o}", "work": "worked at {o}",
+    "work register": "worked at {o}", "write": "wrote at {o}", GO: "went to {o}",
+}
+MEALS = ((4.0, 10.5, "breakfast"), (10.5, 15.0, "lunch"), (17.0, 23.0, "dinner"))  # hours of the day
+LONG_S = 1800.0  # a use this long is told with its end ("from 06:00 to 08:30")
+MERGE_S = 1800.0  # the same use started again this soon after it ended is one use (a nap resumed)
+
+
+@dataclass(frozen=True)
+class Done:
+    """One thing done: a use of an object (its verb and name) or an arrival (verb GO, the place)."""
+
+    start: float
+    end: float | None  # None while it goes on
+    verb: str
+    thing: str
+    place: str
+
+
+def day_so_far(events: Iterable[dict[str, Any]], agent: str, now: float) -> tuple[Done, ...]:
+    """`agent`'s uses and arrivals since today's midnight, in order, from the event log. A use ends at its
+    `action_end` or when the next thing starts; the same use resumed soon after is one."""
+    midnight = now - now % DAY_S
+    done: list[Done] = []
+    here = ""
+    for e in events:
+        if e.get("agent") != agent or e["t"] > now or e["t"] < midnight and e["kind"] != "arrive":
+            continue  # an arrival before midnight still says where the day began
+        if e["kind"] == "action_end" and done and done[-1].end is None and done[-1].verb == e["verb"]:
+            done[-1] = _ended(done[-1], e["t"])
+        elif e["kind"] in ("action_start", "arrive"):
+            new = _started(e, here) if e["t"] >= midnight else None
+            here = e.get("place", here) if e["kind"] == "arrive" else here
+            if new is not None:
+                _add(done, new)
+    return tuple(done)
+
+
+def _started(e: dict[str, Any], here: str) -> Done | None:
+    if e["kind"] == "arrive":
+        return Done(e["t"], e["t"], GO, e["place"], e["place"]) if here and e["place"] != here else None
+    if e["verb"] in SKIPPED_VERBS:
+        return None
+    return Done(e["t"], None, e["verb"], e.get("name") or object_name(e["object"]), e.get("place", ""))
+
+
+def _add(done: list[Done], new: Done) -> None:
+    last = done[-1] if done else None
+    if last is not None and last.end is None:  # the earlier use ended when this began
+        last = done[-1] = _ended(last, new.start)
+    if last is not None and (last.verb, last.thing) == (new.verb, new.thing) and new.start - last.end <= MERGE_S:
+        done[-1] = Done(last.start, new.end, last.verb, last.thing, last.place)
+    else:
+        done.append(new)
+
+
+def _ended(d: Done, t: float) -> Done:
+    return Done(d.start, t, d.verb, d.thing, d.place)
+
+
+def object_name(object_id: str) -> str:
+    """A readable name from an object id, for logs written before uses carried the name:
+    "noors-house/dining-table-2" -> "dining table"."""
+    return re.sub(r"-\d+$", "", object_id.rsplit("/", 1)[-1]).replace("-", " ")
+
+
+def meal_at(t: float) -> str:
+    hour = (t % DAY_S) / 3600.0
+    return next((meal for lo, hi, meal in MEALS if lo <= hour < hi), "something to eat")
+
+
+def said(d: Done, name: str, home: str) -> str:
+    """One thing done as its doer tells it: "From 06:00 to 08:30 I slept in my bed at home."."""
+    if d.end is not None and d.end - d.start >= LONG_S:
+        return f"From {hhmm(d.start)} to {hhmm(d.end)} I {phrase(d, name, home)}."
+    return f"At {hhmm(d.start)} I {phrase(d, name, home)}."
+
+
+def told(done: list[Done], name: str, home: str, when: str) -> str:
+    """Several things done in one sentence: "This morning I slept in my bed at home, had breakfast at the
+    dining table and went to work at the desk at Corner Shop." (a place is named once in a row)."""
+    parts = [phrase(d, name, home, with_place=i == 0 or d.place != done[i - 1].place) for i, d in enumerate(done)]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"{when} I {listed}."
+
+
+def phrase(d: Done, name: str, home: str, with_place: bool = True) -> str:
+    """What was done, in the past tense: "slept in my bed at home", "went to Hobbs Cafe"."""
+    thing = d.thing.replace(f"{name}'s ", "my ")
+    template = PAST_PHRASES.get(d.verb, "used {o}")
+    if d.verb == "nap" and "bed" in thing:
+        template = template.replace(" on ", " in ")
+    what = template.format(o=with_article(thing) if d.verb != GO else ("home" if d.thing == home else d.thing),
+                           meal=meal_at(d.start))
+    if d.verb == GO or not with_place or not d.place or d.place in thing:
+        return what
+    return what + (" at home" if d.place == home else f" at {d.place}")

@@ -1,0 +1,58 @@
+"""What a character did today, read back from the event log for the interview (garp.mind.day_record)."""
+
+from garp.eventlog import EventLog
+from garp.mind.day_record import day_so_far, object_name, said, told
+
+DAY2 = 86400.0
+HOME = "Noor's House"
+
+
+def _at(hhmm: str) -> float:
+    hours, minutes = hhmm.split(":")
+    return DAY2 + 3600.0 * int(hours) + 60.0 * int(minutes)
+
+
+def _yukis_morning() -> EventLog:
+    log = EventLog()
+    log.emit("arrive", DAY2 - 600.0, agent="Yuki", place=HOME, room="Bedroom", to=HOME)  # went to bed last night
+    log.emit("action_start", _at("06:00"), agent="Yuki", object="noors-house/bed-4", verb="sleep", place=HOME,
+             name="Yuki's bed")
+    log.emit("action_start", _at("06:00"), agent="Victor", object="noors-house/bed-2", verb="sleep", place=HOME,
+             name="Victor's bed")
+    log.emit("action_end", _at("08:30"), agent="Yuki", object="noors-house/bed-4", verb="sleep", place=HOME)
+    log.emit("action_start", _at("08:32"), agent="Yuki", object="noors-house/toilet", verb="use toilet", place=HOME,
+             name="toilet")
+    log.emit("action_start", _at("08:40"), agent="Yuki", object="noors-house/dining-table", verb="eat", place=HOME,
+             name="dining table")  # no action_end: it ends when the walk to school begins
+    log.emit("arrive", _at("09:25"), agent="Yuki", place="Oak Hill School", room="Classroom", to="Oak Hill School")
+    log.emit("action_start", _at("09:30"), agent="Yuki", object="school/desk-3", verb="study", place="Oak Hill School",
+             name="school desk")
+    log.emit("action_end", _at("09:50"), agent="Yuki", object="school/desk-3", verb="study", place="Oak Hill School")
+    log.emit("action_start", _at("09:55"), agent="Yuki", object="school/desk-3", verb="study", place="Oak Hill School",
+             name="school desk")  # back at the desk after a break: one spell of study
+    return log
+
+
+def test_the_days_uses_and_walks_come_back_in_order_each_with_its_end():
+    done = day_so_far(_yukis_morning().events, "Yuki", _at("10:30"))
+    assert [(d.verb, d.thing) for d in done] == [("sleep", "Yuki's bed"), ("eat", "dining table"),
+                                                 ("go", "Oak Hill School"), ("study", "school desk")]
+    assert done[0].end == _at("08:30") and done[1].end == _at("09:25") and done[3].end is None
+    assert day_so_far(_yukis_morning().events, "Yuki", _at("08:35"))[-1].verb == "sleep"  # later events not yet
+    assert day_so_far(_yukis_morning().events, "Yuki", _at("10:30") + 86400.0) == ()  # a new day
+
+
+def test_things_done_are_told_in_the_first_person_past_tense():
+    done = day_so_far(_yukis_morning().events, "Yuki", _at("10:30"))
+    assert [said(d, "Yuki", HOME) for d in done] == [
+        "From 06:00 to 08:30 I slept in my bed at home.", "From 08:40 to 09:25 I had breakfast at the dining table at home.",
+        "At 09:25 I went to Oak Hill School.", "At 09:30 I studied at the school desk at Oak Hill School."]
+    kept = [d for d in done if d.verb != "go"]
+    assert told(kept, "Yuki", HOME, "This morning") == ("This morning I slept in my bed at home, had breakfast at "
+                                                        "the dining table and studied at the school desk at Oak Hill "
+                                                        "School.")
+
+
+def test_a_log_from_before_uses_carried_names_reads_the_object_id():
+    assert object_name("noors-house/dining-table-2") == "dining table"
+    assert object_name("cafe/tv") == "tv"
