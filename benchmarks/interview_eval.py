@@ -2,8 +2,9 @@
 state its fact, and say "I don't recall" only when nothing answers?
 
 benchmarks/data/interview_eval.json holds characters (persona, memories, questions, and "at": the
-time of day they are asked, 18:00 unless given), each question labelled with the memory index or
-persona field that answers it (null: absent; the remembered day plan is answered by the plan source).
+time of day they are asked, 18:00 unless given; "doings": a played character's logged uses of objects
+and arrivals that day), each question labelled with the memory index or persona field that answers it,
+"day" when what it did today answers (null: absent; the remembered day plan is the plan source's).
 Characters are split into a tuning part and a held-out part. Each question goes through the
 game's own `interview()` with the bundled model (live, no reply cache). Reported per split:
 - retrieval_top1: the first source the interview lists is the labelled one;
@@ -37,6 +38,7 @@ from garp.engine.memory_store import MemoryStore  # noqa: E402
 from garp.engine.models import resolve_model  # noqa: E402
 from garp.engine.scheduler import InferenceScheduler  # noqa: E402
 from garp.mind import interview as iv  # noqa: E402
+from garp.mind.day_record import day_so_far  # noqa: E402
 from garp.mind.factory import make_mind  # noqa: E402
 from garp.mind.persona import Persona  # noqa: E402
 from garp.mind.planning import plan_memory_prefix  # noqa: E402
@@ -62,7 +64,7 @@ def load_character(entry: dict, store: MemoryStore, embedder: Embedder):
 
 
 FIELD_SOURCES = {"workplace": "occupation"}  # the interview states the workplace in its occupation fact
-TAGGED = ("persona:", "state:")  # labels naming a source by its tag, not by a memory's text
+TAGGED = ("persona:", "state:", "day")  # labels naming a source by its tag, not by a memory's text
 
 
 def label_of(entry: dict, answer) -> str | None:
@@ -70,8 +72,8 @@ def label_of(entry: dict, answer) -> str | None:
     remembered day plan, which the interview answers from as the plan source)."""
     if answer is None:
         return None
-    if isinstance(answer, str):
-        return f"persona:{FIELD_SOURCES.get(answer, answer)}"
+    if isinstance(answer, str):  # a persona field, or "day": what the character did today (its doings)
+        return answer if answer == "day" else f"persona:{FIELD_SOURCES.get(answer, answer)}"
     text = entry["memories"][answer]["text"]
     return "state:plan" if text.startswith(plan_memory_prefix(entry["persona"]["name"])) else text
 
@@ -82,12 +84,18 @@ def source_matches(label: str | None, description: str, source: str) -> bool:
     return source == label if label.startswith(TAGGED) else (source == "memory" and description == label)
 
 
+def doings_of(entry: dict) -> tuple:
+    """What a played character did that day (the run's logged uses and arrivals, "t" in seconds of the day)."""
+    events = [dict(e, t=DAY_T + float(e["t"])) for e in entry.get("doings", [])]
+    return day_so_far(events, entry["persona"]["name"], now_of(entry))
+
+
 def ask_all(entry: dict, scheduler, store: MemoryStore, embedder: Embedder) -> list[dict]:
     mind = load_character(entry, store, embedder)
     rows = []
     for q in entry["questions"]:
         label = label_of(entry, q["answer"])
-        res = asyncio.run(iv.interview(mind, q["q"], scheduler, now_of(entry)))
+        res = asyncio.run(iv.interview(mind, q["q"], scheduler, now_of(entry), done=doings_of(entry)))
         top = res.memories[0] if res.memories else None
         targets = [iv.as_answer(u.description) for u in res.memories if u.source == label] if label and label.startswith(TAGGED) \
             else [iv.as_answer(iv.spoken_memory(label, mind.persona.name))] if label else []

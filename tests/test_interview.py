@@ -365,3 +365,12 @@ def test_interview_answers_what_the_character_did_today_from_its_logged_doings(i
         "wheel at Kiln Yard."
     assert best("What did you have for breakfast?", (slept, walked, threw)) == FALLBACK_ANSWER
     assert best("What do you do for a living?", (slept, ate, walked, threw)) == "I work as a potter at Kiln Yard."
+
+
+def test_asked_about_itself_the_character_says_what_it_does_and_what_it_is_like(ilse):
+    mind = ilse("Ilse throws pots at the Kiln Yard.", [
+        ("Ilse glazed twelve blue bowls for the market.", "event", 2.0),
+        ("Ilse talked with Pavel about the kiln; he says its door needs new bricks.", "chat", 3.0)])
+    assert _best_answer(mind, "Tell me about yourself.") == "I work as a potter at Kiln Yard. I am calm and exact."
+    assert "bricks" in _best_answer(mind, "What did Pavel say about the kiln?")
+    assert _best_answer(mind, "What did Bruno say about the kiln?") == FALLBACK_ANSWER  # Pavel's words are not his

@@ -57,7 +57,8 @@ RECALL_FLOOR = 0.41    # rank mode: the utility of "I don't recall" (an answer's
 MODEL_WEIGHT = 0.05    # rank mode: weight of the model's calibrated log-likelihood (nats/token) against cosine
 INTERVIEW_PREDICATE = "was interviewed"  # marks the stored exchange, kept out of later interviews' sources
 STATE_LABELS = {"state:feeling": "Feeling now", "state:plan": "Plan for today",  # state sources in the record
-                "state:relation": "Relationship", "state:friends": "Friends", "state:doing": "Doing now"}
+                "state:relation": "Relationship", "state:friends": "Friends", "state:doing": "Doing now",
+                "state:self": "Who I am"}
 FRIEND_FAMILIARITY = 0.45  # a relationship this familiar and warm is a friend the character names
 FRIEND_SENTIMENT = 0.15
 FRIENDS_NAMED = 4
@@ -344,7 +345,8 @@ def day_sources(done: tuple[Done, ...], question: str, t: float, name: str, home
     past: one source per thing done ("What did you have for breakfast?"), or for "What did you do this
     morning?" one telling the longest things done then."""
     window = time_window(question, t)
-    today = window is None or window[1] > t - t % DAY_S
+    today = window[1] > t - t % DAY_S if window is not None else \
+        asked_type(question) != "time" and not asks_about_history(question)  # not "When did you move here?"
     if not done or not today or not _DONE_ASKED.search(question):
         return []
     inside = [d for d in done if window is not None and window[0] <= d.start <= window[1] and d.verb != GO]
@@ -355,6 +357,18 @@ def day_sources(done: tuple[Done, ...], question: str, t: float, name: str, home
         return [UsedMemory(text, W_IMPORTANCE, {}, "day", created=longest[-1].start, kind="event", spoken=text)]
     return [UsedMemory(text, W_IMPORTANCE, {}, "day", created=d.start, kind="event", spoken=text)
             for d in done[-DAY_ITEMS:] for text in [said(d, name, home)]]
+
+
+def self_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
+    """Who the character is, when asked to say ("Tell me about yourself"): its work and the first sentence of
+    its personality, in the first person (no one fact of the self-description says it)."""
+    if not _SELF_ASKED.search(question):
+        return []
+    p = mind.persona
+    work = next((text for fld, text in persona_facts(p) if fld == "occupation"), "")
+    nature = first_person(sentences(p.personality)[0], p.name, pronouns=True) if p.personality else ""
+    text = " ".join(x for x in (work, nature) if x)
+    return [UsedMemory(text, W_IMPORTANCE, {}, "state:self", created=t, kind="state", spoken=text)]
 
 
 def relation_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
@@ -396,6 +410,7 @@ def plan_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
         return []
     items = read_plan_memory(plan.description)
     lo, hi, label = _ahead_window(question, t % DAY_S)
+    items = [(_lower_first(first_person(what, mind.persona.name, pronouns=True)), start) for what, start in items]
     keep = [f"{what} at {hhmm(start)}" for what, start in items if lo <= start < hi]
     current = [f"{what} (since {hhmm(start)})" for what, start in items if start <= t % DAY_S][-1:]
     if label == "now" and current:
@@ -462,7 +477,8 @@ async def interview_sources(mind: Any, question: str, t: float, doing: Any = Non
     facts = persona_facts(mind.persona, getattr(mind, "household", ()))
     used += [UsedMemory(text, W_IMPORTANCE, {}, f"persona:{fld}") for fld, text in facts]
     used += feeling_source(mind, question, t) + plan_source(mind, question, t) + relation_source(mind, named, t) \
-        + doing_source(doing, question, t) + day_sources(done, question, t, name, mind.persona.home)
+        + doing_source(doing, question, t) + day_sources(done, question, t, name, mind.persona.home) \
+        + self_source(mind, question, t)
     for u in used:
         u.spoken = u.description if u.source != "memory" else spoken_memory(u.description, name)
     forms = list(dict.fromkeys(f for f in (question, named, as_statement(named)) if f))
@@ -499,7 +515,8 @@ def spoken_memory(text: str, name: str) -> str:
 def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     """Score one source against the question's cues. A habit (a persona fact other than the life story)
     loses PAST_PENALTY on a question about a past event; a source without what the question asks for (a
-    name, a time, a place, a price) loses TYPE_PENALTY; an event or habit outside the asked time loses
+    name, a time, a place, a price, something eaten) loses TYPE_PENALTY, one not naming the person it names
+    PERSON_PENALTY; an event (or a habit, unless asked about "these days") outside the asked time loses
     OUT_OF_WINDOW; the life story gains W_HISTORY on a question about the character's past, a state source
     (feeling, plan, relationship, whereabouts) W_STATE, a source telling the asked kind of happening
     W_FRAME, one naming the person asked about W_PERSON."""
@@ -622,7 +639,8 @@ _BODY = r"(arm|hand|leg|foot|head|face|wrist|thumb|finger|knee|back|eye|ankle|el
 _FRAMES = (  # (a question asks about this kind of happening, a source tells of it: matched on "<source> <text>")
     (r"\b(worr\w*|troubl\w*|bother\w*|concern\w*|anxious|nervous|afraid|scared|fear\w*|stress\w*|on your mind|"
      r"keep(s|ing)? you up|on edge|tense|uneasy|fret\w*)\b",
-     r"\b(worr\w*|afraid|fears?|feared|anxious|nervous|concerned|troubled|dread\w*|scared|guilt\w*|regrets?)\b"),
+     r"\b(worr\w*|afraid|fears?|feared|anxious|nervous|concerned|troubled|dread\w*|scared|guilt\w*|regrets?|"
+     r"terrible|awful)\b"),
     (r"\b(mood|upset|angry|annoyed|cross|grumpy|happy|sad|cheerful|pleased|excited|cry|cried|crying|laugh\w*|"
      r"down|low|blue|glum|miserable|what's up|what's wrong|the matter)\b",
      r"\b(annoyed|upset|angry|furious|cross|irritated|happy|glad|delighted|pleased|sad|cried|crying|laughed|"
@@ -670,7 +688,7 @@ def asked_frames(question: str, people: dict[str, str] | None = None) -> tuple[r
     return tuple(frames + ([re.compile(rf"\b({'|'.join(sorted(words))})\b", re.I)] if words else []))
 
 
-_HISTORY = re.compile(r"\b(before (you|moving|coming)|used to|grow up|grew up|as a (child|kid|boy|girl)|"
+_HISTORY = re.compile(r"\b(before (you(?! (left|went|go|leave|head|came out|set off))|moving|coming)|used to|grow up|grew up|as a (child|kid|boy|girl)|"
                       r"when you were (young|little)|"
                       r"where are you from|originally|your (past|life story|childhood))\b", re.I)
 
@@ -725,8 +743,10 @@ _AHEAD_WINDOWS = ((r"\btonight|this evening\b", (17.0, 24.0), "this evening"),
                   (r"\bthis afternoon\b", (12.0, 18.0), "this afternoon"))
 _TOMORROW = re.compile(r"\btomorrow\b", re.I)
 # past tense only: unlike _PAST, "today" and "this morning" may ask about now ("How are you feeling today?")
+_SELF_ASKED = re.compile(r"\b(about yourself|who are you|introduce yourself|describe yourself|what are you like|"
+                         r"what kind of person|your personality)\b", re.I)
 _HABITUAL = re.compile(r"\b(these days|nowadays|usually|normally)\b", re.I)
-_DONE_ASKED = re.compile(r"\b(did|had|was|were|went|ate|been|have you (done|had|seen|met|eaten)|so far|earlier)\b", re.I)
+_DONE_ASKED = re.compile(r"\b(did|had|was|were|went|ate|been|spent|have you (done|had|seen|met|eaten)|so far|earlier)\b", re.I)
 _FELT_THEN = re.compile(r"\b(did|were|was|had|felt|yesterday|last|earlier|ago)\b", re.I)
 _PAST = re.compile(r"\b(did|were|was|had|happened|went|today|yesterday|last (night|week)|this (morning|afternoon)|"
                    r"earlier|ago)\b", re.I)
