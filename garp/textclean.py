@@ -27,6 +27,11 @@ def sentences(text: str) -> list[str]:
     return merged
 
 
+def listed(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def with_article(thing: str) -> str:
     """'sofa' -> 'the sofa'; names and possessives ('Noor's bed', 'Hobbs Cafe') keep no article."""
     if not thing or thing[0].isupper() or "'s " in thing or thing.startswith(("the ", "a ", "an ", "my ")):

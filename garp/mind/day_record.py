@@ -10,12 +10,12 @@ interview, from a run's log) hands the interview (garp.mind.interview turns them
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import re
 from typing import Any, Iterable
 
 from garp.mind.commitments import hhmm
-from garp.textclean import with_article
+from garp.textclean import listed, with_article
 from garp.units import DAY_S
 
 GO = "go"  # the verb of an arrival somewhere new
@@ -61,7 +61,7 @@ def day_so_far(events: Iterable[dict[str, Any]], agent: str, now: float) -> tupl
         if e.get("agent") != agent or e["t"] > now or e["t"] < midnight and e["kind"] != "arrive":
             continue  # an arrival before midnight still says where the day began
         if e["kind"] == "action_end" and done and done[-1].end is None and done[-1].verb == e["verb"]:
-            done[-1] = _ended(done[-1], e["t"])
+            done[-1] = replace(done[-1], end=e["t"])
         elif e["kind"] in ("action_start", "arrive"):
             new = _started(e, here) if e["t"] >= midnight else None
             here = e.get("place", here) if e["kind"] == "arrive" else here
@@ -81,15 +81,11 @@ def _started(e: dict[str, Any], here: str) -> Done | None:
 def _add(done: list[Done], new: Done) -> None:
     last = done[-1] if done else None
     if last is not None and last.end is None:  # the earlier use ended when this began
-        last = done[-1] = _ended(last, new.start)
+        last = done[-1] = replace(last, end=new.start)
     if last is not None and (last.verb, last.thing) == (new.verb, new.thing) and new.start - last.end <= MERGE_S:
-        done[-1] = Done(last.start, new.end, last.verb, last.thing, last.place)
+        done[-1] = replace(last, end=new.end)
     else:
         done.append(new)
-
-
-def _ended(d: Done, t: float) -> Done:
-    return Done(d.start, t, d.verb, d.thing, d.place)
 
 
 def object_name(object_id: str) -> str:
@@ -112,10 +108,9 @@ def said(d: Done, name: str, home: str) -> str:
 
 def told(done: list[Done], name: str, home: str, when: str) -> str:
     """Several things done in one sentence: "This morning I slept in my bed at home, had breakfast at the
-    dining table and went to work at the desk at Corner Shop." (a place is named once in a row)."""
+    dining table and worked at the desk at Corner Shop." (a place is named once in a row)."""
     parts = [phrase(d, name, home, with_place=i == 0 or d.place != done[i - 1].place) for i, d in enumerate(done)]
-    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"{when} I {listed}."
+    return f"{when} I {listed(parts)}."
 
 
 def phrase(d: Done, name: str, home: str, with_place: bool = True) -> str:

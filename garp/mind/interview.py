@@ -25,7 +25,7 @@ from garp.mind.first_person import first_person, memory_in_first_person
 from garp.mind.planning import plan_memory_prefix, read_plan_memory
 from garp.mind.relationships import feeling_toward
 from garp.units import DAY_S
-from garp.textclean import clean_line, sentences
+from garp.textclean import clean_line, listed, sentences
 
 # --- tunables (seed: Interview Studio; paper III-A2 for the factor names) ---------------
 POOL_K = 24            # memories fetched by Eq. 1 before the interview re-ranking
@@ -304,7 +304,7 @@ def persona_facts(persona: Any, household: tuple[str, ...] = ()) -> list[tuple[s
         facts.append(("occupation", f"{'I work as' if working else 'I am'} {_article(job)}{where}."))
     household = list(dict.fromkeys([*household, *(r.name for r in persona.relationships
                                                    if _HOUSEHOLD.search(r.note or ""))]))
-    facts.append(("home", f"I live at {persona.home}" + (f" with {_and(household)}." if household else ".")))
+    facts.append(("home", f"I live at {persona.home}" + (f" with {listed(household)}." if household else ".")))
     facts.append(("age", f"I am {persona.age} years old."))
     if persona.routine:
         facts.append(("routine", "My usual day: " + _lower_first(first_person(persona.routine, persona.name,
@@ -347,11 +347,12 @@ def day_sources(done: tuple[Done, ...], question: str, t: float, name: str, home
     window = time_window(question, t)
     today = window[1] > t - t % DAY_S if window is not None else \
         asked_type(question) != "time" and not asks_about_history(question)  # not "When did you move here?"
-    if not done or not today or not _DONE_ASKED.search(question):
+    if not done or not today or not _DONE_ASKED.search(question) or _TALK.search(question):  # talk: the chats
         return []
     inside = [d for d in done if window is not None and window[0] <= d.start <= window[1] and d.verb != GO]
     if inside and not topic_words(question):
-        longest = sorted(sorted(inside, key=lambda d: d.start - (d.end or t))[:SUMMARY_ITEMS], key=lambda d: d.start)
+        longest = sorted(inside, key=lambda d: d.start - (d.end or t))[:SUMMARY_ITEMS]
+        longest.sort(key=lambda d: d.start)  # told in the order they were done
         when = re.search(r"\b(this (morning|afternoon|evening)|today)\b", question, re.I)
         text = told(longest, name, home, (when.group(1) if when else "today").capitalize())
         return [UsedMemory(text, W_IMPORTANCE, {}, "day", created=longest[-1].start, kind="event", spoken=text)]
@@ -365,8 +366,11 @@ def self_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
     if not _SELF_ASKED.search(question):
         return []
     p = mind.persona
-    work = next((text for fld, text in persona_facts(p) if fld == "occupation"), "")
     nature = first_person(sentences(p.personality)[0], p.name, pronouns=True) if p.personality else ""
+    nature = re.sub(r"\bthemsel(f|ves)\b", "myself", nature)  # a persona written with "they"
+    work = next((text for fld, text in persona_facts(p) if fld == "occupation"), "")
+    if p.occupation and p.occupation.lower() in nature.lower():  # "I am a motherly retired landlady who ..."
+        work = ""
     text = " ".join(x for x in (work, nature) if x)
     return [UsedMemory(text, W_IMPORTANCE, {}, "state:self", created=t, kind="state", spoken=text)]
 
@@ -381,7 +385,7 @@ def relation_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
         friends = sorted((r for r in rels.values() if r.familiarity >= FRIEND_FAMILIARITY and r.sentiment >=
                           FRIEND_SENTIMENT and not _FAMILY_ONLY.search(r.note)), key=lambda r: -r.closeness)
         names = [r.name for r in friends[:FRIENDS_NAMED]]
-        text = f"My friends are {_and(names)}." if len(names) > 1 else f"{names[0]} is my friend." if names else \
+        text = f"My friends are {listed(names)}." if len(names) > 1 else f"{names[0]} is my friend." if names else \
             "I don't have close friends here yet."
         return [UsedMemory(text, W_IMPORTANCE, {}, "state:friends", created=t, kind="state", spoken=text)]
     if not _OPINION_ASKED.search(question):
@@ -429,10 +433,6 @@ def _ahead_window(question: str, now_s: float) -> tuple[float, float, str]:
             return max(lo * 3600.0, now_s), hi * 3600.0, label
     doing_now = re.search(r"\bare you doing\b(?!.*\blater\b)", question, re.I)
     return now_s, DAY_S, "now" if doing_now else "the rest of today"
-
-
-def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _article(noun: str) -> str:
