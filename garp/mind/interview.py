@@ -319,6 +319,11 @@ def persona_facts(persona: Any, household: tuple[str, ...] = ()) -> list[tuple[s
 _NOT_WORK = re.compile(r"^(retired|former)\b|\b(pupil|student|schoolgirl|schoolboy)\b", re.I)  # "I am a retired ..."
 
 
+def told_source(text: str, source: str, t: float, kind: str = "state") -> UsedMemory:
+    """A source code words itself (a state now, a thing done today), said as it is, at game time `t`."""
+    return UsedMemory(text, W_IMPORTANCE, {}, source, created=t, kind=kind, spoken=text)
+
+
 def feeling_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
     """How the character feels now, as a source, when the question asks how it feels now
     (the emotion state is not a memory, so retrieval cannot find it)."""
@@ -327,7 +332,7 @@ def feeling_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
         return []
     said = first_person(state.description, mind.persona.name, pronouns=True) if state.description else ""
     text = said if state.label in said.lower() else f"I feel {state.label}. {said}".strip()
-    return [UsedMemory(text, W_IMPORTANCE, {}, "state:feeling", created=t, kind="state", spoken=text)]
+    return [told_source(text, "state:feeling", t)]
 
 
 def doing_source(doing: Any, question: str, t: float) -> list[UsedMemory]:
@@ -337,7 +342,7 @@ def doing_source(doing: Any, question: str, t: float) -> list[UsedMemory]:
         return []
     text = f"I'm on my way to {doing.place}." if doing.kind == "walk" else \
         f"I'm at {doing.place}" + (f", {doing.description}." if doing.description not in ("", "idle") else ".")
-    return [UsedMemory(text, W_IMPORTANCE, {}, "state:doing", created=t, kind="state", spoken=text)]
+    return [told_source(text, "state:doing", t)]
 
 
 def day_sources(done: tuple[Done, ...], question: str, t: float, name: str, home: str) -> list[UsedMemory]:
@@ -355,8 +360,8 @@ def day_sources(done: tuple[Done, ...], question: str, t: float, name: str, home
         longest.sort(key=lambda d: d.start)  # told in the order they were done
         when = re.search(r"\b(this (morning|afternoon|evening)|today)\b", question, re.I)
         text = told(longest, name, home, (when.group(1) if when else "today").capitalize())
-        return [UsedMemory(text, W_IMPORTANCE, {}, "day", created=longest[-1].start, kind="event", spoken=text)]
-    return [UsedMemory(text, W_IMPORTANCE, {}, "day", created=d.start, kind="event", spoken=text)
+        return [told_source(text, "day", longest[-1].start, kind="event")]
+    return [told_source(text, "day", d.start, kind="event")
             for d in done[-DAY_ITEMS:] for text in [said(d, name, home)]]
 
 
@@ -372,7 +377,7 @@ def self_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
     if p.occupation and p.occupation.lower() in nature.lower():  # "I am a motherly retired landlady who ..."
         work = ""
     text = " ".join(x for x in (work, nature) if x)
-    return [UsedMemory(text, W_IMPORTANCE, {}, "state:self", created=t, kind="state", spoken=text)]
+    return [told_source(text, "state:self", t)]
 
 
 def relation_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
@@ -387,11 +392,11 @@ def relation_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
         names = [r.name for r in friends[:FRIENDS_NAMED]]
         text = f"My friends are {listed(names)}." if len(names) > 1 else f"{names[0]} is my friend." if names else \
             "I don't have close friends here yet."
-        return [UsedMemory(text, W_IMPORTANCE, {}, "state:friends", created=t, kind="state", spoken=text)]
+        return [told_source(text, "state:friends", t)]
     if not _OPINION_ASKED.search(question):
         return []
     asked = _named_people(question, mind.persona.name)
-    return [UsedMemory(text, W_IMPORTANCE, {}, "state:relation", created=t, kind="state", spoken=text)
+    return [told_source(text, "state:relation", t)
             for r in rels.values() if r.name.lower() in asked for text in [relation_said(r)]]
 
 
@@ -423,7 +428,7 @@ def plan_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
         text = f"My plan for {label}: {', '.join(keep[:PLAN_ITEMS])}."
     else:
         return []
-    return [UsedMemory(text, W_IMPORTANCE, {}, "state:plan", created=t, kind="state", spoken=text)]
+    return [told_source(text, "state:plan", t)]
 
 
 def _ahead_window(question: str, now_s: float) -> tuple[float, float, str]:
@@ -484,12 +489,12 @@ async def interview_sources(mind: Any, question: str, t: float, doing: Any = Non
     forms = list(dict.fromkeys(f for f in (question, named, as_statement(named)) if f))
     vecs = await mind.memory.embedder.aembed(forms + [u.spoken for u in used])
     window = time_window(question, t)
+    asked = _named_people(question, name)
     cues = QuestionCues(tuple(_unit(v) for v in vecs[:len(forms)]), asked_type(question), asks_about_past(question),
                         asks_about_history(question), window, frozenset(_stems(named)), speaker=name,
                         open_recall=window is not None and not topic_words(question),
                         about_talk=bool(_TALK.search(question)), frames=asked_frames(question, people),
-                        people=frozenset(_named_people(question, name)),
-                        roles=frozenset(r for r, who in people.items() if who.lower() in _named_people(question, name)),
+                        people=frozenset(asked), roles=frozenset(r for r, who in people.items() if who.lower() in asked),
                         habitual=bool(_HABITUAL.search(question)))
     for u, v in zip(used, vecs[len(forms):]):
         _adjust(u, _unit(v), cues)
@@ -497,10 +502,9 @@ async def interview_sources(mind: Any, question: str, t: float, doing: Any = Non
     return used[:CANDIDATE_K]
 
 
-def names_asked(text: str, cues: QuestionCues) -> bool:
-    """Whether a source names someone the question names, by name or by what they are to the speaker."""
-    return bool(cues.people & _named_people(text, cues.speaker)) or \
-        any(re.search(rf"\b{re.escape(role)}\b", text, re.I) for role in cues.roles)
+def names_role(text: str, roles: frozenset[str]) -> bool:
+    """Whether a source names someone by what they are to the speaker ("my mum" for Noor)."""
+    return any(re.search(rf"\b{re.escape(role)}\b", text, re.I) for role in roles)
 
 
 def spoken_memory(text: str, name: str) -> str:
@@ -528,9 +532,10 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     dated = u.source in RECORDED and u.created is not None
     inside = window is not None and dated and window[0] <= u.created <= window[1]  # type: ignore[operator]
     history = cues.history and u.source == "persona:background"
+    by_name = bool(cues.people & _named_people(u.spoken, cues.speaker))
     penalty = (PAST_PENALTY if cues.past and habit and u.source != "persona:background" else 0.0) \
         + (TYPE_PENALTY if cues.want and not states_type(u.spoken, cues.want, cues.speaker) else 0.0) \
-        + (PERSON_PENALTY if cues.people and not names_asked(u.spoken, cues) else 0.0) \
+        + (PERSON_PENALTY if cues.people and not (by_name or names_role(u.spoken, cues.roles)) else 0.0) \
         + (OUT_OF_WINDOW if window is not None and (timed or habit and not cues.habitual) and not inside else 0.0)
     lexical = len(cues.stems & _stems(u.spoken)) / len(cues.stems) if cues.stems else 0.0
     answers_open = u.kind == "chat" if cues.about_talk else u.kind in ("event", "chat")
@@ -538,7 +543,7 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     talk = W_TALK * float(cues.about_talk and u.kind == "chat")
     state = W_STATE * float(u.kind == "state")  # a state source exists only when the question asks for it
     frame = W_FRAME * float(any(rx.search(f"{u.source} {u.spoken}") for rx in cues.frames))
-    person = W_PERSON * float(bool(cues.people & _named_people(u.spoken, cues.speaker)))
+    person = W_PERSON * float(by_name)
     fit = W_RELEVANCE * cosine - penalty + W_LEXICAL * lexical + when + W_HISTORY * float(history) + talk + state \
         + frame + person
     tie_break = u.score - W_RELEVANCE * u.factors.get("cosine_stored", 0.0)  # importance and recency

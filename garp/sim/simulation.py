@@ -48,6 +48,15 @@ MAX_FRAME_GAME_S = 120.0  # game seconds one update() may advance (a long hitch 
 NEEDS_LOG_EVERY_S = 1800.0  # game seconds between `needs` snapshots in the event log (timelines, reports)
 
 
+async def answer_interview(mind: AgentMind, question: str, scheduler: Any, t: float, *, place: str, doing: Any,
+                           doings: list[dict[str, Any]]) -> Any:
+    """An interview on the cognition thread: what the character did today is read from the log's copy there,
+    not on the frame loop."""
+    from garp.mind.interview import interview
+    return await interview(mind, question, scheduler, t, location=place, doing=doing,
+                           done=day_so_far(doings, mind.name, t))
+
+
 class Simulation:
     world: Any
     clock: Any
@@ -146,14 +155,12 @@ class Simulation:
         until the answer is in or `end_interview`, and takes no conversation until the main
         thread sees the answer has come (`_collect`)."""
         mind = self._mind(name)
-        from garp.mind.interview import interview
         mind.interviewed = True
         self.pause.hold(name, self.clock.t)
-        doings = self.log.of_kind(*DAY_EVENTS)  # a copy: the interview reads values, never the live log
-        future = self.cognition.run(interview(mind, question, self.scheduler, self.clock.t,
-                                              location=self.world.bodies[name].place,
-                                              doing=dataclasses.replace(mind.activity, effects={}),  # a copy
-                                              done=day_so_far(doings, name, self.clock.t)))
+        future = self.cognition.run(answer_interview(mind, question, self.scheduler, self.clock.t,
+                                                     place=self.world.bodies[name].place,
+                                                     doing=dataclasses.replace(mind.activity, effects={}),  # a copy
+                                                     doings=self.log.of_kind(*DAY_EVENTS)))  # a copy of the log
         self._interviews[name] = future
         return future
 
