@@ -45,6 +45,18 @@ def test_pause_holds_time_and_resume_continues():
     assert clock.paused is False
 
 
+def test_a_hold_stands_the_clock_until_released_or_run_out_and_deadlines_allow_for_it():
+    clock = GameClock(datetime(2025, 1, 2, 6, 0), speed=30)
+    clock.hold(5.0)
+    assert clock.held and clock.advance(2.0) == 0.0 and clock.t == 21600
+    assert clock.game_to_wall(60) == 3.0 + 2.0  # what is left of the hold, then a game minute at x30
+    assert clock.advance(4.0) == 30.0  # 3 s of hold left, then 1 s of play
+    assert not clock.held and clock.t == 21630
+    clock.hold(60.0)
+    clock.release()
+    assert not clock.held and clock.advance(1.0) == 30.0
+
+
 def test_faster_and_slower_walk_the_ladder_and_stop_at_the_ends():
     clock = GameClock(datetime(2025, 1, 2), speed=300)
     assert clock.faster() == 600

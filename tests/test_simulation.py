@@ -138,6 +138,11 @@ def test_agents_open_with_their_routine_and_make_the_first_choice_ahead_of_need(
                     assert mind.activity.kind in ("stay", "use") and mind.activity.end_t > sim.clock.t, mind.activity
         assert all(m.last_decision for m in sim.minds.values()), "no first decision in 120 s"
         assert sum(sim.waiting_game_s.values()) == 0.0, sim.waiting_game_s
+        # the clock stood at the start until every first plan was in, and the plans were made then
+        hold, = sim.log.of_kind("opening_hold")
+        assert hold["t"] == t0 and hold["plans_in"] == hold["cast"] == len(sim.minds) and hold["wall_s"] < 60
+        assert {e["agent"] for e in sim.log.of_kind("plan") if e.get("level") == "day" and e["t"] == t0} == set(sim.minds)
+        assert sim.opening_progress() is None
     finally:
         sim.close()
 

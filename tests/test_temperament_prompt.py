@@ -4,6 +4,7 @@ the real free_evening Simulation with the bundled model, the real App and its mo
 from __future__ import annotations
 
 import os
+import time
 import types
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -79,8 +80,18 @@ def test_prompt_asks_then_the_click_applies_the_traits(play, screen):
     assert mika.needs.rates["social"] < social_before  # Eq. 2: introverts' social need decays slower
     assert [e["answer"] for e in sim.log.of_kind("temperament")] == ["very introverted"]
     assert mika.planned_day == -1  # replans under the answer
-    _frames(app, screen, 2)
-    assert sim.clock.t > t0  # the clock runs again once answered
+    # The clock runs again once answered and the cast's first plans (Mika's under her answer) are in.
+    _frames(app, screen, 1)
+    assert "planning the day" in app.hud.line() and sim.clock.t == t0
+    deadline = time.monotonic() + 120
+    while sim.clock.t == t0 and time.monotonic() < deadline:
+        _frames(app, screen, 1)
+        time.sleep(0.05)
+    assert sim.clock.t > t0 and "planning" not in app.hud.line()
+    _frames(app, screen, 3)  # a plan that came in is applied at its due time, one step on
+    assert mika.planned_day == 0
+    plans = [e for e in sim.log.of_kind("plan") if e["agent"] == "Mika" and e.get("level") == "day"]
+    assert plans and plans[-1]["t"] == t0  # made while the clock stood
 
 
 def test_number_key_answers_and_trait_option_skips_the_prompt(play, screen):

@@ -76,6 +76,8 @@ class Hud:
     def line(self) -> str:
         s = self._stats
         state = "PAUSED" if s.paused else f"speed x{s.speed:g}"
+        if s.planning and not s.paused:  # the clock stands until the cast's first plans are in
+            state = f"planning the day ({s.planning[0]} of {s.planning[1]}), then x{s.speed:g}"
         servers = "".join(f"   {e['name']} " + (f"{e['form']} {e['in_flight']}/{e['limit']} {e['calls']} calls"
                                                   if e["up"] else "DOWN") for e in s.endpoints)
         queue = f"model queue {s.queue_depth}/{s.bound}" if s.bound else f"model queue {s.queue_depth}"
@@ -130,6 +132,7 @@ class Hud:
         else:  # the clock line changes every frame; the scheduler stats need not
             fresh = vm.clock_stats(self.sim)
             self._stats.date, self._stats.paused, self._stats.speed = fresh.date, fresh.paused, fresh.speed
+            self._stats.planning = fresh.planning
 
     def draw(self, surface: pygame.Surface, width: int | None = None) -> None:
         text = T.shared_text()

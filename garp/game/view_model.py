@@ -174,6 +174,12 @@ class HudStats:
     keep_up: float = 0.0       # when the model is saturated: the speed that would keep up, else 0
     refused: int = 0           # requests answered by code so far because the model could not be in time
     busy: float = 0.0          # share of the last minute the model was computing (scoring shows here, not in tok/s)
+    planning: tuple[int, int] | None = None  # the clock holds for the first plans: (in, cast)
+
+
+def opening_progress(sim: Any) -> tuple[int, int] | None:
+    progress = _call(attr(sim, "opening_progress"))
+    return progress if isinstance(progress, tuple) else None
 
 
 def clock_stats(sim: Any) -> HudStats:
@@ -182,7 +188,8 @@ def clock_stats(sim: Any) -> HudStats:
     return HudStats(date=str(_call(attr(clock, "date_label", default="")) or ""),
                     time=str(_call(attr(clock, "hhmm", default="")) or ""),
                     speed=_num(attr(clock, "speed", default=1.0), 1.0),
-                    paused=bool(attr(clock, "paused", default=False)), queue_depth=0, tok_s=0.0, agents=0)
+                    paused=bool(attr(clock, "paused", default=False)), queue_depth=0, tok_s=0.0, agents=0,
+                    planning=opening_progress(sim))
 
 
 def hud_stats(sim: Any) -> HudStats:
@@ -208,6 +215,7 @@ def hud_stats(sim: Any) -> HudStats:
         if stats.get("saturated") else 0.0,
         refused=sum(int(_num((stats.get("answered") or {}).get(k, 0))) for k in REFUSALS),
         busy=_num(stats.get("busy_share", 0.0)),
+        planning=opening_progress(sim),
     )
 
 

@@ -20,6 +20,7 @@ import concurrent.futures
 import dataclasses
 import logging
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,10 @@ log = logging.getLogger(__name__)
 FINISH_TIMEOUT_S = 120.0  # wall seconds a finished run waits for jobs still thinking
 MAX_FRAME_GAME_S = 120.0  # game seconds one update() may advance (a long hitch must not teleport)
 NEEDS_LOG_EVERY_S = 1800.0  # game seconds between `needs` snapshots in the event log (timelines, reports)
+# Play: the clock stands at the scene's start until the cast's first day plans (with the
+# decompositions of their first hour) are in, at most this many wall seconds. Twenty plans at once
+# took longer than one request's lead, so the last few characters began their day on code's plans.
+OPENING_HOLD_WALL_S = 60.0
 
 
 async def answer_interview(mind: AgentMind, question: str, scheduler: Any, t: float, *, place: str, doing: Any,
@@ -96,6 +101,7 @@ class Simulation:
         self.applier = Applier(world=self.world, clock=self.clock, minds=self.minds, log=self.log,
                                conversations=self.conversations, lockstep=lockstep, visit=self.requests.visit)
         self._closed = False
+        self._hold_since: float | None = None  # play: monotonic s the clock began to stand for the first plans
         self.start_pace: Any = None  # garp.sim.pace.StartPace when `garp play` chose the speed (wiring)
         self.cognition.start()
         self.run_dir: Path | None = services.run_dir
@@ -126,6 +132,39 @@ class Simulation:
             self.choose_temperament(traits_choice)
         for job in self.requests.seed_jobs(t):
             self.submit(job)
+        hold = getattr(self.clock, "hold", None)
+        if hold is not None and not self.lockstep:  # headless runs never wait on wall time
+            hold(OPENING_HOLD_WALL_S)
+            self._hold_since = time.monotonic()
+
+    def _hold_for_plans(self) -> None:
+        """Play, at the start: ask for the plans still missing; once all are in (or the hold ran
+        out) the clock runs, and the log says how long it stood and how many plans it had."""
+        ready, cast = self._plans_in()
+        if ready < cast and self.clock.held:
+            self._ask_for_plans(self.clock.t)
+            return
+        self.clock.release()
+        self.log.emit("opening_hold", self.clock.t, plans_in=ready, cast=cast,
+                      wall_s=round(time.monotonic() - self._hold_since, 1))
+        self._hold_since = None
+
+    def _ask_for_plans(self, t: float) -> None:
+        """Ask each character without a plan for today for one (also while the clock stands)."""
+        day = self.clock.day_index(t)
+        for mind in self.minds.values():
+            if mind.planned_day < day and "plan_day" not in mind.pending:
+                self.submit(self.requests.plan_job(mind))
+
+    def opening_progress(self) -> tuple[int, int] | None:
+        """(characters whose first plan is in, cast size) while the clock holds for them, else None."""
+        return self._plans_in() if self._hold_since is not None else None
+
+    def _plans_in(self) -> tuple[int, int]:
+        day, arrived = self.clock.day_index(), {r.request_id for r in self._held if r.job_kind == "plan_day"}
+        ready = sum(m.planned_day >= day and "plan_day" not in m.pending or m.pending.get("plan_day") in arrived
+                    for m in self.minds.values())
+        return ready, len(self.minds)
 
     def choose_temperament(self, answer: str) -> None:
         """Unsuffixed personality scenarios: apply the viewer's answer and replan under it."""
@@ -183,6 +222,7 @@ class Simulation:
         mind = self._mind(name)
         mind.planned_day = -1  # the next step asks for a fresh day plan under the current traits
         mind.wants_fresh_plan = True
+        mind.pending.pop("plan_day", None)  # a plan still being made under the old traits is withdrawn
         mind.pending.pop("decide", None)
         mind.activity.end_t = min(mind.activity.end_t, self.clock.t)
 
@@ -201,6 +241,8 @@ class Simulation:
         As in lockstep, results due by the new time are applied before the agents tick, so an
         answer that arrived in time is not counted as a wait for the frame it lands in."""
         self._collect()
+        if self._hold_since is not None:
+            self._hold_for_plans()
         # a long hitch is clamped before the clock moves, so the clock and the world stay together
         dt = self.clock.advance(min(wall_dt, self.clock.game_to_wall(MAX_FRAME_GAME_S)))
         self._apply_due(self.clock.t)

@@ -136,10 +136,35 @@ class _ClockBase:
 
 
 class GameClock(_ClockBase):
-    """Continuous clock: game time = wall time × speed, with pause and a speed ladder."""
+    """Continuous clock: game time = wall time × speed, with pause, a speed ladder and a hold.
+
+    A hold keeps the clock standing for up to a number of wall seconds while work the game
+    cannot go on without is done (the town's first plans): unlike a pause it ends by itself,
+    and `game_to_wall` counts what is left of it, so deadlines set meanwhile allow for it."""
+
+    hold_left = 0.0  # wall seconds the clock still stands
+
+    def hold(self, wall_s: float) -> None:
+        self.hold_left = max(0.0, float(wall_s))
+
+    def release(self) -> None:
+        self.hold_left = 0.0
+
+    @property
+    def held(self) -> bool:
+        return self.hold_left > 0
+
+    def game_to_wall(self, game_seconds: float) -> float:
+        """Wall seconds until `game_seconds` of game time have passed: the hold first."""
+        return self.hold_left + game_seconds / self._speed
 
     def advance(self, wall_dt: float) -> float:
-        """Add `wall_dt` wall seconds of play; returns the game seconds that passed (0 when paused)."""
+        """Add `wall_dt` wall seconds of play; returns the game seconds that passed (0 when paused
+        or held; a hold runs out in wall time, paused or not)."""
+        if wall_dt > 0 and self.hold_left > 0:
+            used = min(self.hold_left, wall_dt)
+            self.hold_left -= used
+            wall_dt -= used
         if self.paused or wall_dt <= 0:
             return 0.0
         dt = wall_dt * self._speed
