@@ -56,3 +56,18 @@ def test_things_done_are_told_in_the_first_person_past_tense():
 def test_a_log_from_before_uses_carried_names_reads_the_object_id():
     assert object_name("noors-house/dining-table-2") == "dining table"
     assert object_name("cafe/tv") == "tv"
+
+
+def test_the_record_knows_meals_eaten_when_the_night_ended_and_what_is_being_done_now():
+    from garp.mind.agent import Activity
+    from garp.mind.day_record import covers, doing_now, meals_had, progressive, woke_at
+
+    done = day_so_far(_yukis_morning().events, "Yuki", _at("10:30"))
+    assert meals_had(done) == {"breakfast"} and woke_at(done) == _at("08:30")
+    assert covers(done, _at("04:00"))  # it opens with the night's sleep: nothing was eaten before it
+    assert not covers(done[2:], _at("04:00")) and covers(done[2:], _at("09:30"))
+    assert [progressive(d, "Yuki", HOME) for d in done[:2]] == ["sleeping in my bed at home",
+                                                                "having breakfast at the dining table at home"]
+    shelf = Activity("use", "browse (bookshelf) for reading", "Town Library", "town-library/bookshelf-10", "browse")
+    assert progressive(doing_now(shelf), "Yuki", HOME) == "browsing the bookshelf at Town Library"
+    assert doing_now(Activity("walk", "go home", "Noor's House")) is None

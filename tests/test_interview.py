@@ -248,6 +248,11 @@ def test_a_town_characters_household_comes_from_the_cast_whose_homes_it_shares()
     assert dict(persona_facts(cast["Oliver"], housemates(cast["Oliver"], cast)))["home"] == "I live at Oliver's Flat."
     assert dict(persona_facts(cast["Arjun"]))["occupation"] == "I work as a head cook at Hobbs Cafe."
     assert dict(persona_facts(cast["Greta"]))["occupation"] == "I am a retired landlady."  # not "I work as"
+    # each habit of a list agrees with "I", not only the first ("and cooks proper meals" was kept)
+    assert dict(persona_facts(cast["Hana"]))["lifestyle"] == \
+        "I am up at half past six, in bed by ten, and cook proper meals every evening."
+    assert dict(persona_facts(cast["Arjun"]))["lifestyle"] == \
+        "I start work at six, eat late, and spend Sundays cooking for the house."
 
 
 def test_interview_answers_what_the_character_will_do_from_the_day_plan_it_remembers(ilse):
@@ -330,10 +335,16 @@ def test_where_the_character_is_going_comes_from_what_its_body_is_doing():
     from garp.mind.agent import Activity
     from garp.mind.interview import doing_source
 
-    walking = Activity("walk", "have lunch", "Hobbs Cafe")
+    walking = Activity("walk", "eat (dining table) for have lunch", "Hobbs Cafe", "hobbs-cafe/dining-table", "eat")
     assert [u.spoken for u in doing_source(walking, "Where are you off to?", NOW)] == ["I'm on my way to Hobbs Cafe."]
-    cooking = Activity("use", "cooking at the stove", "Hobbs Cafe")
-    assert doing_source(cooking, "Where are you?", NOW)[0].spoken == "I'm at Hobbs Cafe, cooking at the stove."
+    cooking = Activity("use", "cook (stove) for cafe kitchen", "Hobbs Cafe", "hobbs-cafe/stove", "cook", 8 * 3600.0)
+    assert doing_source(cooking, "Where are you?", NOW)[0].spoken == "I'm at Hobbs Cafe, cooking breakfast at the stove."
+    napping = Activity("use", "nap (Ilse's bed) for rest", "Ilse's House", "ilses-house/bed", "nap", 8 * 3600.0)
+    plan = [("work", 9 * 3600.0), ("have lunch", 12.5 * 3600.0)]
+    assert [u.spoken for u in doing_source(napping, "What are you up to?", 8.5 * 3600.0, "Ilse", "Ilse's House",
+                                           plan)] == ["Right now I'm having a nap in my bed at home. Next: work at 09:00."]
+    assert doing_source(napping, "Where are you?", NOW, "Ilse", "Ilse's House")[0].spoken == \
+        "I'm at home, having a nap in my bed."
     assert doing_source(walking, "Where are you from?", NOW) == []  # the life story answers that
     assert doing_source(walking, "Where are you going tonight?", NOW) == []  # later: the day plan
     assert doing_source(None, "Where are you going?", NOW) == []  # the terminal interview has no body
@@ -363,7 +374,11 @@ def test_interview_answers_what_the_character_did_today_from_its_logged_doings(i
     assert best("What did you do this morning?", (slept, ate, walked, threw)) == \
         "This morning I slept in my bed at home, had breakfast at the dining table and worked at the pottery " \
         "wheel at Kiln Yard."
-    assert best("What did you have for breakfast?", (slept, walked, threw)) == FALLBACK_ANSWER
+    assert best("What did you have for breakfast?", (slept, walked, threw)) == "I didn't have breakfast today."
+    assert best("Have you had dinner yet?", (slept, ate, walked, threw)) == "No, I haven't had dinner yet."
+    assert best("What did you have for dinner last night?", (slept, ate, walked, threw)) == FALLBACK_ANSWER
+    assert best("What did you have for breakfast?", (walked, threw)) == FALLBACK_ANSWER  # the day began unseen
+    assert best("What time did you get up?", (slept, ate, walked, threw)) == "I woke up at 07:00."
     assert best("What do you do for a living?", (slept, ate, walked, threw)) == "I work as a potter at Kiln Yard."
 
 
@@ -374,3 +389,17 @@ def test_asked_about_itself_the_character_says_what_it_does_and_what_it_is_like(
     assert _best_answer(mind, "Tell me about yourself.") == "I work as a potter at Kiln Yard. I am calm and exact."
     assert "bricks" in _best_answer(mind, "What did Pavel say about the kiln?")
     assert _best_answer(mind, "What did Bruno say about the kiln?") == FALLBACK_ANSWER  # Pavel's words are not his
+
+
+def test_a_chat_quoting_a_turn_that_says_nothing_is_told_without_it(ilse):
+    """A summary that quotes a canned follow-up ("Ha, I know what you mean.") tells only who the chat was with."""
+    mind = ilse("Ilse throws pots at the Kiln Yard.", [
+        ('Ilse talked with Pavel at the Kiln Yard; Pavel said: "Ha, I know what you mean."', "chat", 1.0)])
+    assert _best_answer(mind, "Who did you talk to today?") == "I talked with Pavel at the Kiln Yard."
+
+
+def test_a_chat_quoting_a_turn_that_says_something_keeps_it(ilse):
+    mind = ilse("Ilse throws pots at the Kiln Yard.", [
+        ('Ilse talked with Pavel at the Kiln Yard; Pavel said: "The kiln door needs new bricks."', "chat", 1.0)])
+    assert _best_answer(mind, "Who did you talk to today?") == \
+        'I talked with Pavel at the Kiln Yard; Pavel said: "The kiln door needs new bricks."'

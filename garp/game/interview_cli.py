@@ -13,6 +13,7 @@ characters and terminal escapes.
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import sys
 import tempfile
@@ -21,6 +22,7 @@ from typing import Any, TextIO
 
 from garp.errors import GarpError
 from garp.eventlog import EventLog
+from garp.mind.agent import Activity
 from garp.mind.day_record import DAY_EVENTS, day_so_far
 from garp.mind.interview import SCORE_EXPLAINED, InterviewResult, interview, score_parts
 from garp.paths import PERSONAS
@@ -68,6 +70,15 @@ def run_doings(save: str | Path | None) -> list[dict]:
     return [e for e in EventLog.read(log) if e["kind"] in DAY_EVENTS]
 
 
+def saved_activity(save: str | Path | None, name: str) -> Activity | None:
+    """What the character was doing when its run was saved (its body's activity); None without a save."""
+    path = Path(save) / "save.json" if save else None
+    if path is None or not path.is_file():
+        return None
+    saved = json.loads(path.read_text(encoding="utf-8")).get("minds", {}).get(name)
+    return Activity(**saved["activity"]) if saved and "activity" in saved else None
+
+
 def format_result(name: str, result: InterviewResult) -> str:
     """The answer and the memories it used, safe to print (no escapes from the model or the store)."""
     lines = [f"  {result.notice}"] if result.notice else []
@@ -110,6 +121,7 @@ class TerminalInterview:
                               household=housemates(persona, load_personas()))
         self.loop = asyncio.new_event_loop()
         self.doings = run_doings(getattr(args, "save", None))
+        self.doing = saved_activity(getattr(args, "save", None), persona.name)
         self.t = max([self.t] + [e["t"] for e in self.doings])  # the run went on after its last memory
 
     def _open_store(self, args: Any) -> None:
@@ -145,7 +157,8 @@ class TerminalInterview:
 
     def ask(self, question: str) -> InterviewResult:
         self.t += 60.0  # each question a game-minute later: recency of what was just said matters
-        return self.loop.run_until_complete(interview(self.mind, question, self.scheduler, self.t,
+        return self.loop.run_until_complete(interview(self.mind, question, self.scheduler, self.t, doing=self.doing,
+                                                      location=self.doing.place if self.doing else "",
                                                       done=day_so_far(self.doings, self.name, self.t)))
 
     def close(self) -> None:

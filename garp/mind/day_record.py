@@ -124,3 +124,44 @@ def phrase(d: Done, name: str, home: str, with_place: bool = True) -> str:
     if d.verb == GO or not with_place or not d.place or d.place in thing:
         return what
     return what + (" at home" if d.place == home else f" at {d.place}")
+
+
+EAT_VERBS = ("eat", "picnic")  # a use that is having a meal (cooking one may be for others)
+_ING = {"slept": "sleeping", "had": "having", "went": "going", "made": "making", "read": "reading", "sat": "sitting",
+        "taught": "teaching", "wrote": "writing", "bought": "buying", "got": "getting", "paid": "paying",
+        "studied": "studying"}
+_NAMED_USE = re.compile(r"^[^(]+\((?P<name>[^()]+)\)")  # an activity's description: "nap (Ren's bed) for ..."
+
+
+def meals_had(done: tuple[Done, ...]) -> set[str]:
+    """The meals eaten today, named by their hour ("breakfast", "lunch", "dinner")."""
+    return {meal_at(d.start) for d in done if d.verb in EAT_VERBS}
+
+
+def covers(done: tuple[Done, ...], t: float) -> bool:
+    """Whether the record tells the day from `t` on: it opens with the night's sleep (nothing was done
+    before it) or its first thing started by then. A scene that opened mid-morning does not know breakfast."""
+    return bool(done) and (done[0].verb == "sleep" or done[0].start <= t)
+
+
+def woke_at(done: tuple[Done, ...]) -> float | None:
+    """When the night's sleep ended: the end of the record's first sleep, if it opens the day."""
+    first = done[0] if done else None
+    return first.end if first is not None and first.verb == "sleep" else None
+
+
+def progressive(d: Done, name: str, home: str, with_place: bool = True) -> str:
+    """What is being done, as its doer says it now: "having a nap in my bed at home"."""
+    done = phrase(d, name, home, with_place)
+    verb, _, rest = done.partition(" ")
+    ing = _ING.get(verb) or (verb[:-2] + "ing" if verb.endswith("ed") else verb)
+    return f"{ing} {rest}".strip()
+
+
+def doing_now(activity: Any) -> Done | None:
+    """The use of an object an activity copy is (`garp.mind.agent.Activity`), as a thing being done."""
+    if activity is None or activity.kind != "use" or not activity.verb or activity.verb in SKIPPED_VERBS:
+        return None
+    named = _NAMED_USE.match(activity.description or "")
+    thing = named.group("name") if named else object_name(activity.object_id)
+    return Done(activity.start_t, None, activity.verb, thing, activity.place)

@@ -47,8 +47,9 @@ def _agree(words: list[str], i: int) -> None:
         words[j] = _verb_for_i(core) + words[j][len(core):]
 
 
-def first_person(text: str, name: str, *, pronouns: bool = False) -> str:
-    """`text` about `name` as `name` would say it."""
+def first_person(text: str, name: str, *, pronouns: bool = False, series: bool = False) -> str:
+    """`text` about `name` as `name` would say it; with `series`, a list of habits ("is up at six, eats
+    late, and cooks every evening") has each predicate's verb agree, not only the first."""
     out = re.sub(rf"\b{re.escape(name)}'s\s+([A-Z][a-z]+)\b", lambda m: "my " + m.group(1).lower(), text)
     out = re.sub(rf"\b{re.escape(name)}'s\b", "my", out)
     if pronouns:  # "her" before a pause or a preposition is the object ("have her.", "told her about")
@@ -68,6 +69,8 @@ def first_person(text: str, name: str, *, pronouns: bool = False) -> str:
                 _agree(words, i)
     if words and words[0] == "I":
         _coordinated(words)
+        if series:
+            _series(words)
     sentence = " ".join(words)
     return sentence[:1].upper() + sentence[1:] if sentence else sentence
 
@@ -77,6 +80,20 @@ def _coordinated(words: list[str]) -> None:
     for k in range(1, len(words) - 2):
         if words[k] == "and" and words[k + 2].lower() in _DETERMINERS:
             words[k + 1] = _verb_for_i(words[k + 1])
+
+
+def _series(words: list[str]) -> None:
+    """After a comma (or ", and"), a lower-case -s word opening a predicate of two words or more is its verb
+    ("..., and cooks proper meals"); a one-word item is a noun in a list ("books, films, and plays")."""
+    for k in range(1, len(words) - 1):
+        after_comma = words[k - 1].endswith(",") or (words[k - 1] == "and" and k > 1 and words[k - 2].endswith(","))
+        if words[k - 1] == "and" and words[k] in _IRREGULAR:  # "eat three meals and is asleep by ten"
+            words[k] = _IRREGULAR[words[k]]
+        elif after_comma and words[k] in _ADVERBS:  # ", and never misses the news"
+            _agree(words, k - 1)
+        elif after_comma and words[k] != "and" and words[k][:1].islower() and not words[k].endswith((",", ".", ";")) \
+                and words[k + 1] not in ("and", "or"):  # "bees, chickens and goats" is a list
+            words[k] = _verb_for_i(words[k])
 
 
 def _keep_case(original: str, replacement: str) -> str:

@@ -20,8 +20,9 @@ import numpy as np
 
 from garp.engine.lmfunction import Candidate, LMFunction, chat
 from garp.mind.commitments import hhmm
-from garp.mind.day_record import GO, Done, said, told
+from garp.mind.day_record import GO, MEALS, Done, covers, doing_now, meals_had, progressive, said, told, woke_at
 from garp.mind.first_person import first_person, memory_in_first_person
+from garp.mind.line_candidates import CANNED_TURNS
 from garp.mind.planning import plan_memory_prefix, read_plan_memory
 from garp.mind.relationships import feeling_toward
 from garp.units import DAY_S
@@ -58,7 +59,7 @@ MODEL_WEIGHT = 0.05    # rank mode: weight of the model's calibrated log-likelih
 INTERVIEW_PREDICATE = "was interviewed"  # marks the stored exchange, kept out of later interviews' sources
 STATE_LABELS = {"state:feeling": "Feeling now", "state:plan": "Plan for today",  # state sources in the record
                 "state:relation": "Relationship", "state:friends": "Friends", "state:doing": "Doing now",
-                "state:self": "Who I am"}
+                "state:self": "Who I am", "day": "Done today"}
 FRIEND_FAMILIARITY = 0.45  # a relationship this familiar and warm is a friend the character names
 FRIEND_SENTIMENT = 0.15
 FRIENDS_NAMED = 4
@@ -312,7 +313,7 @@ def persona_facts(persona: Any, household: tuple[str, ...] = ()) -> list[tuple[s
     for fld in ("background", "lifestyle"):
         for sentence in sentences(getattr(persona, fld) or ""):
             if sentence.strip():
-                facts.append((fld, first_person(sentence.strip(), persona.name, pronouns=True)))
+                facts.append((fld, first_person(sentence.strip(), persona.name, pronouns=True, series=True)))
     return facts
 
 
@@ -335,13 +336,23 @@ def feeling_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
     return [told_source(text, "state:feeling", t)]
 
 
-def doing_source(doing: Any, question: str, t: float) -> list[UsedMemory]:
-    """Where the character is or is going now ("Where are you going?"), from its body's activity: a copy
-    the main thread hands the interview (`Activity`), None where there is no body (the terminal)."""
-    if doing is None or not doing.place or not _WHERE_NOW.search(question) or _AHEAD_TIME.search(question):
+def doing_source(doing: Any, question: str, t: float, name: str = "", home: str = "",
+                 plan: list[tuple[str, float]] | None = None) -> list[UsedMemory]:
+    """Where the character is or is going now ("Where are you going?"), or what it is doing ("What are you
+    up to?", with what its plan has next), from its body's activity: a copy the main thread hands the
+    interview (`Activity`), the saved one in the terminal."""
+    if doing is None or not doing.place or _AHEAD_TIME.search(question):
         return []
-    text = f"I'm on my way to {doing.place}." if doing.kind == "walk" else \
-        f"I'm at {doing.place}" + (f", {doing.description}." if doing.description not in ("", "idle") else ".")
+    use = doing_now(doing)
+    if _DOING_ASKED.search(question) and use is not None:
+        upcoming = [f"{what} at {hhmm(start)}" for what, start in plan or () if start > t % DAY_S][:1]
+        text = f"Right now I'm {progressive(use, name, home)}." + (f" Next: {upcoming[0]}." if upcoming else "")
+        return [told_source(text, "state:doing", t)]
+    if not _WHERE_NOW.search(question):
+        return []
+    where = "home" if doing.place == home else doing.place
+    text = f"I'm on my way to {where}." if doing.kind == "walk" else \
+        f"I'm at {where}" + (f", {progressive(use, name, home, with_place=False)}." if use is not None else ".")
     return [told_source(text, "state:doing", t)]
 
 
@@ -363,6 +374,33 @@ def day_sources(done: tuple[Done, ...], question: str, t: float, name: str, home
         return [told_source(text, "day", longest[-1].start, kind="event")]
     return [told_source(text, "day", d.start, kind="event")
             for d in done[-DAY_ITEMS:] for text in [said(d, name, home)]]
+
+
+def not_done_source(done: tuple[Done, ...], question: str, t: float,
+                    plan: list[tuple[str, float]]) -> list[UsedMemory]:
+    """"No" to "Have you had lunch yet?" when today's doings have no such meal (and tell the day from
+    before it), with when the plan has it; a meal that was eaten is answered by `day_sources`."""
+    m, window = _MEAL_CHECK.search(question), time_window(question, t)
+    if m is None or window is not None and window[0] < t - t % DAY_S:  # "last night": not today's record
+        return []
+    meal = _MEAL_SAME.get((m.group("meal") or "").lower(), (m.group("meal") or "").lower())
+    had, hour = meals_had(done), (t % DAY_S) / 3600.0
+    lo, hi = next(((lo, hi) for lo, hi, name in MEALS if name == meal), (0.0, 24.0))
+    if (meal in had if meal else had) or not covers(done, t - t % DAY_S + lo * 3600.0):
+        return []
+    noun = meal or "anything to eat"
+    text = ("No, " if _YES_NO.match(question) else "") + \
+        (f"I didn't have {noun} today." if hour >= hi else f"I haven't had {noun} yet.")
+    text = text[:1].upper() + text[1:]
+    later = [start for what, start in plan if meal and meal in what.lower() and start > t % DAY_S][:1]
+    text += f" I'm having {meal} at {hhmm(later[0])}." if later else ""
+    return [told_source(text, "day", t)]
+
+
+def woke_source(done: tuple[Done, ...], question: str, t: float) -> list[UsedMemory]:
+    """When the character got up today ("What time did you wake up?"): the end of its night's sleep."""
+    woke = woke_at(done) if _WOKE_ASKED.search(question) else None
+    return [told_source(f"I woke up at {hhmm(woke)}.", "day", woke)] if woke is not None else []
 
 
 def self_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
@@ -407,19 +445,24 @@ def relation_said(r: Any) -> str:
     return f"{who} I {feeling_toward(r.sentiment, first_person=True)} {r.name}."
 
 
-def plan_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
-    """What the character plans for the rest of today (or the part of it asked about), read from
-    the day plan it remembers, when the question asks what it will do or is doing."""
-    if not _AHEAD.search(question) or _FELT_THEN.search(question) or _TOMORROW.search(question):  # no plan for it yet
-        return []
+def plan_today(mind: Any, t: float) -> list[tuple[str, float]]:
+    """(what, seconds after midnight) of each block of today's day plan as the character remembers it,
+    in the first person; none before it has one."""
     prefix = plan_memory_prefix(mind.persona.name)
     plan = next((r for r in mind.memory.recent(PLAN_LOOKBACK, ["thought"]) if r.description.startswith(prefix)
                  and r.created // DAY_S == t // DAY_S), None)
     if plan is None:
         return []
-    items = read_plan_memory(plan.description)
+    return [(_lower_first(first_person(what, mind.persona.name, pronouns=True)), start)
+            for what, start in read_plan_memory(plan.description)]
+
+
+def plan_source(mind: Any, question: str, t: float, items: list[tuple[str, float]]) -> list[UsedMemory]:
+    """What the character plans for the rest of today (or the part of it asked about), read from
+    the day plan it remembers (`plan_today`), when the question asks what it will do or is doing."""
+    if not items or not _AHEAD.search(question) or _FELT_THEN.search(question) or _TOMORROW.search(question):
+        return []  # no plan for tomorrow yet
     lo, hi, label = _ahead_window(question, t % DAY_S)
-    items = [(_lower_first(first_person(what, mind.persona.name, pronouns=True)), start) for what, start in items]
     keep = [f"{what} at {hhmm(start)}" for what, start in items if lo <= start < hi]
     current = [f"{what} (since {hhmm(start)})" for what, start in items if start <= t % DAY_S][-1:]
     if label == "now" and current:
@@ -481,9 +524,12 @@ async def interview_sources(mind: Any, question: str, t: float, doing: Any = Non
                    and not str(getattr(s.record, "description", "")).startswith(plan)], k=POOL_K)
     facts = persona_facts(mind.persona, getattr(mind, "household", ()))
     used += [UsedMemory(text, W_IMPORTANCE, {}, f"persona:{fld}") for fld, text in facts]
-    used += feeling_source(mind, question, t) + plan_source(mind, question, t) + relation_source(mind, named, t) \
-        + doing_source(doing, question, t) + day_sources(done, question, t, name, mind.persona.home) \
-        + self_source(mind, question, t)
+    home, plan_items = mind.persona.home, plan_today(mind, t)
+    now = doing_source(doing, question, t, name, home, plan_items)
+    used += feeling_source(mind, question, t) + relation_source(mind, named, t) + now + self_source(mind, question, t) \
+        + day_sources(done, question, t, name, home) + not_done_source(done, question, t, plan_items) \
+        + woke_source(done, question, t) \
+        + (plan_source(mind, question, t, plan_items) if not (now and _DOING_ASKED.search(question)) else [])
     for u in used:
         u.spoken = u.description if u.source != "memory" else spoken_memory(u.description, name)
     forms = list(dict.fromkeys(f for f in (question, named, as_statement(named)) if f))
@@ -507,9 +553,16 @@ def names_role(text: str, roles: frozenset[str]) -> bool:
     return any(re.search(rf"\b{re.escape(role)}\b", text, re.I) for role in roles)
 
 
+_CHAT_QUOTE = re.compile(r'^(?P<head>.+?)(?:; [A-Z][\w\'-]* said| and told [A-Z][\w\'-]*): "(?P<said>[^"]*)"\.?$')
+
+
 def spoken_memory(text: str, name: str) -> str:
     """A memory as its owner says it, clause by clause: a perception joins notes with "; " and each
-    note starts with the owner's name ("Greta saw Arjun; Greta saw Sam": "I saw Arjun; I saw Sam")."""
+    note starts with the owner's name ("Greta saw Arjun; Greta saw Sam": "I saw Arjun; I saw Sam").
+    A chat's summary quoting a turn that says nothing ("Ha, I know what you mean.") tells the chat only."""
+    quote = _CHAT_QUOTE.match(text)
+    if quote and quote.group("said").strip() in CANNED_TURNS:
+        text = quote.group("head") + "."
     clauses = text.split("; ")
     if len(clauses) == 1 or not all(c.startswith(f"{name} ") for c in clauses):
         return memory_in_first_person(text, name)
@@ -750,6 +803,12 @@ _TOMORROW = re.compile(r"\btomorrow\b", re.I)
 # past tense only: unlike _PAST, "today" and "this morning" may ask about now ("How are you feeling today?")
 _SELF_ASKED = re.compile(r"\b(about yourself|who are you|introduce yourself|describe yourself|what are you like|"
                          r"what kind of person|your personality)\b", re.I)
+_DOING_ASKED = re.compile(r"\bwhat(?: are|'re) you (doing|up to)\b", re.I)
+_MEAL_CHECK = re.compile(r"\b(have|did) you (had|have|eaten|eat|got)\b[^?]*?\b(?P<meal>breakfast|lunch|dinner|supper|tea)\b|"
+                         r"\bhave you (eaten|had anything to eat)\b", re.I)
+_MEAL_SAME = {"supper": "dinner", "tea": "dinner"}
+_YES_NO = re.compile(r"^\s*(have|has|had|did|do|does|are|is|were|was)\b", re.I)
+_WOKE_ASKED = re.compile(r"\b(what time|when) did you (get up|wake|get out of bed|rise)\b|\bwhat time were you up\b", re.I)
 _HABITUAL = re.compile(r"\b(these days|nowadays|usually|normally)\b", re.I)
 _DONE_ASKED = re.compile(r"\b(did|had|was|were|went|ate|been|spent|have you (done|had|seen|met|eaten)|so far|earlier)\b", re.I)
 _FELT_THEN = re.compile(r"\b(did|were|was|had|felt|yesterday|last|earlier|ago)\b", re.I)

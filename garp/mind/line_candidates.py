@@ -127,6 +127,17 @@ def greetings(i: Any) -> list[str]:
     return stable_pick(fresh(pool, i), turn_key("greet", i))  # one: the model would pick its favourite every time
 
 
+# Turns that say nothing of their own (a reply to any line): a memory quoting one tells nothing either
+HOW_ARE_YOU_ANSWERS = ("I'm well, thanks. And you?", "Not bad at all, thank you.", "Busy, but good. How about you?",
+                       "I'm fine, thanks for asking.")
+UNSURE_ANSWERS = ("Good question. I'm not sure, to be honest.", "Hmm, let me think about that.")
+SYMPATHY = ("I'm sorry to hear that.", "That sounds hard. Are you all right?", "Oh no. Is there anything I can do?")
+FOLLOW_UPS = ("Oh, really? Tell me more.", "That's good to hear.", "I didn't know that.", "Interesting. How so?",
+              "That makes sense to me.", "Ha, I know what you mean.", "Well, that's something.",
+              "Good for you.", "Funny you should say that.", "I hadn't thought of it that way.")
+CANNED_TURNS = frozenset(HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + SYMPATHY + FOLLOW_UPS)
+
+
 def farewells(i: Any) -> list[str]:
     l = i.listener
     pool = [f"I should get going. See you, {l}.", f"It was nice talking, {l}. Take care.",
@@ -140,9 +151,7 @@ def answers(i: Any, last: str) -> list[LineOption]:
     key = turn_key("ans", i)
     out: list[LineOption] = []
     if _HOW_ARE_YOU.search(last):
-        pool = ["I'm well, thanks. And you?", "Not bad at all, thank you.", "Busy, but good. How about you?",
-                "I'm fine, thanks for asking."]
-        out += [LineOption(t, U_ANSWER, "answer:how-are-you") for t in stable_pick(pool, key, 2)]
+        out += [LineOption(t, U_ANSWER, "answer:how-are-you") for t in stable_pick(HOW_ARE_YOU_ANSWERS, key, 2)]
     if _APOLOGY.search(last):
         pool = ["Thank you for saying that. It means a lot.", "It's all right. I appreciate the apology.",
                 "I was hurt, but thank you for apologising.", "Let's put it behind us."]
@@ -151,14 +160,9 @@ def answers(i: Any, last: str) -> list[LineOption]:
         pool = ["I'd like that very much.", "Sure, that sounds nice.", "Sorry, I don't think I can make it."]
         out += [LineOption(t, U_ANSWER, "answer:invitation") for t in pool]
     if _QUESTION.search(last) and not out:
-        pool = ["Good question. I'm not sure, to be honest.", "Hmm, let me think about that."]
-        out += [LineOption(t, U_CANNED, "answer:unsure") for t in stable_pick(pool, key, 1)]
+        out += [LineOption(t, U_CANNED, "answer:unsure") for t in stable_pick(UNSURE_ANSWERS, key, 1)]
     if not _QUESTION.search(last):
-        pool = (["I'm sorry to hear that.", "That sounds hard. Are you all right?", "Oh no. Is there anything I can do?"]
-                if _SAD.search(last) else
-                ["Oh, really? Tell me more.", "That's good to hear.", "I didn't know that.", "Interesting. How so?",
-                 "That makes sense to me.", "Ha, I know what you mean.", "Well, that's something.",
-                 "Good for you.", "Funny you should say that.", "I hadn't thought of it that way."])
+        pool = SYMPATHY if _SAD.search(last) else FOLLOW_UPS
         out += [LineOption(t, U_FOLLOW_UP, "follow-up") for t in stable_pick(pool, key, TEMPLATES_PER_KIND)]
     return out
 
