@@ -1,7 +1,7 @@
 """What a character did today, read back from the event log for the interview (garp.mind.day_record)."""
 
 from garp.eventlog import EventLog
-from garp.mind.day_record import day_so_far, object_name, said, told
+from garp.mind.day_record import Done, covers, day_before, day_so_far, object_name, said, told, woke_at
 
 DAY2 = 86400.0
 HOME = "Noor's House"
@@ -39,7 +39,24 @@ def test_the_days_uses_and_walks_come_back_in_order_each_with_its_end():
                                                  ("go", "Oak Hill School"), ("study", "school desk")]
     assert done[0].end == _at("08:30") and done[1].end == _at("09:25") and done[3].end is None
     assert day_so_far(_yukis_morning().events, "Yuki", _at("08:35"))[-1].verb == "sleep"  # later events not yet
-    assert day_so_far(_yukis_morning().events, "Yuki", _at("10:30") + 86400.0) == ()  # a new day
+    # a new day opens with the use under way at midnight (she never got up from the desk), from midnight
+    assert day_so_far(_yukis_morning().events, "Yuki", _at("10:30") + 86400.0) == (
+        Done(DAY2 + 86400.0, None, "study", "school desk", "Oak Hill School"),)
+
+
+def test_the_night_that_began_yesterday_opens_today_and_yesterday_is_told_as_such():
+    log = _yukis_morning()
+    log.emit("action_start", _at("22:30"), agent="Yuki", object="noors-house/bed-4", verb="sleep", place=HOME,
+             name="Yuki's bed")
+    log.emit("action_end", _at("07:15") + 86400.0, agent="Yuki", object="noors-house/bed-4", verb="sleep", place=HOME)
+    now = _at("09:00") + 86400.0
+    today = day_so_far(log.events, "Yuki", now)
+    assert today == (Done(DAY2 + 86400.0, _at("07:15") + 86400.0, "sleep", "Yuki's bed", HOME),)
+    assert woke_at(today) == _at("07:15") + 86400.0 and covers(today, DAY2 + 86400.0 + 4 * 3600.0)
+    before = day_before(log.events, "Yuki", now)
+    assert [d.verb for d in before] == ["sleep", "eat", "go", "study", "sleep"]
+    assert said(before[1], "Yuki", HOME, "Yesterday") == \
+        "Yesterday from 08:40 to 09:25 I had breakfast at the dining table at home."
 
 
 def test_things_done_are_told_in_the_first_person_past_tense():

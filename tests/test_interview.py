@@ -364,8 +364,8 @@ def test_interview_answers_what_the_character_did_today_from_its_logged_doings(i
     walked = Done(day + 8 * 3600.0, day + 8 * 3600.0, "go", "Kiln Yard", "Kiln Yard")
     threw = Done(day + 8.1 * 3600.0, None, "work", "pottery wheel", "Kiln Yard")
 
-    def best(question: str, done: tuple) -> str:
-        used = asyncio.run(interview_sources(mind, question, NOW, done=done))
+    def best(question: str, done: tuple, yesterday: tuple = ()) -> str:
+        used = asyncio.run(interview_sources(mind, question, NOW, done=done, yesterday=yesterday))
         candidates = checked_candidates(InterviewAnswer(), interview_inputs(mind, question, used))
         return max(candidates, key=lambda c: c.utility).out.utterance
 
@@ -379,6 +379,13 @@ def test_interview_answers_what_the_character_did_today_from_its_logged_doings(i
     assert best("What did you have for dinner last night?", (slept, ate, walked, threw)) == FALLBACK_ANSWER
     assert best("What did you have for breakfast?", (walked, threw)) == FALLBACK_ANSWER  # the day began unseen
     assert best("What time did you get up?", (slept, ate, walked, threw)) == "I woke up at 07:00."
+    before = tuple(Done(d.start - 86400.0, d.end and d.end - 86400.0, d.verb, d.thing, d.place)
+                   for d in (slept, ate, walked, threw))
+    assert best("What did you do yesterday?", (slept, ate), before) == \
+        "Yesterday I slept in my bed at home, had breakfast at the dining table and worked at the pottery wheel " \
+        "at Kiln Yard."
+    assert best("What did you have for breakfast yesterday?", (slept,), before) == \
+        "Yesterday from 07:12 to 07:54 I had breakfast at the dining table at home."
     assert best("What do you do for a living?", (slept, ate, walked, threw)) == "I work as a potter at Kiln Yard."
 
 

@@ -27,7 +27,7 @@ def test_start_pace_explains_itself():
     assert f"x{pace.speed:g}" in pace.describe() and "45 tok/s" in pace.describe() and "20 agents" in pace.describe()
     # a start below the speed named says why: the step it was rounded to, the scene's own speed, the floor
     assert start_pace(19.0, 20, ceiling=75).describe().startswith(
-        "clock x25: the model made 19 tok/s, enough for 20 agents at about x29, rounded down to a step of x5")
+        "clock x25: the model made 19 tok/s, enough for 20 agents at x28.8, rounded down to a step of x5")
     assert "x10 is the scene's own speed" in start_pace(19.0, 20, ceiling=10).describe()
     assert "x10 is the slowest start" in start_pace(3.0, 20, ceiling=75).describe()
 

@@ -23,7 +23,7 @@ from typing import Any, TextIO
 from garp.errors import GarpError
 from garp.eventlog import EventLog
 from garp.mind.agent import Activity
-from garp.mind.day_record import DAY_EVENTS, day_so_far
+from garp.mind.day_record import DAY_EVENTS, day_before, day_so_far
 from garp.mind.interview import SCORE_EXPLAINED, InterviewResult, interview, score_parts
 from garp.paths import PERSONAS
 from garp.textclean import printable, strip_controls
@@ -159,7 +159,8 @@ class TerminalInterview:
         self.t += 60.0  # each question a game-minute later: recency of what was just said matters
         return self.loop.run_until_complete(interview(self.mind, question, self.scheduler, self.t, doing=self.doing,
                                                       location=self.doing.place if self.doing else "",
-                                                      done=day_so_far(self.doings, self.name, self.t)))
+                                                      done=day_so_far(self.doings, self.name, self.t),
+                                                      yesterday=day_before(self.doings, self.name, self.t)))
 
     def close(self) -> None:
         try:  # let pending poignancy scores of the stored exchanges finish before shutting down

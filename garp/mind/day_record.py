@@ -56,17 +56,26 @@ def day_so_far(events: Iterable[dict[str, Any]], agent: str, now: float) -> tupl
     `action_end` or when the next thing starts; the same use resumed soon after is one."""
     midnight = now - now % DAY_S
     done: list[Done] = []
-    here = ""
+    here, overnight = "", None  # overnight: the use under way at midnight (the night's sleep) opens the day
     for e in events:
-        if e.get("agent") != agent or e["t"] > now or e["t"] < midnight and e["kind"] != "arrive":
-            continue  # an arrival before midnight still says where the day began
+        if e.get("agent") != agent or e["t"] > now:
+            continue
+        if e["t"] < midnight:  # an arrival before midnight still says where the day began
+            here = e.get("place", here) if e["kind"] == "arrive" else here
+            overnight = _started(e, here) if e["kind"] == "action_start" else None  # an end or a walk ends it
+            continue
+        if overnight is not None:
+            done.append(replace(overnight, start=midnight))
+            overnight = None
         if e["kind"] == "action_end" and done and done[-1].end is None and done[-1].verb == e["verb"]:
             done[-1] = replace(done[-1], end=e["t"])
         elif e["kind"] in ("action_start", "arrive"):
-            new = _started(e, here) if e["t"] >= midnight else None
+            new = _started(e, here)
             here = e.get("place", here) if e["kind"] == "arrive" else here
             if new is not None:
                 _add(done, new)
+    if overnight is not None:  # nothing since midnight: the use goes on
+        done.append(replace(overnight, start=midnight))
     return tuple(done)
 
 
@@ -99,11 +108,19 @@ def meal_at(t: float) -> str:
     return next((meal for lo, hi, meal in MEALS if lo <= hour < hi), "something to eat")
 
 
-def said(d: Done, name: str, home: str) -> str:
-    """One thing done as its doer tells it: "From 06:00 to 08:30 I slept in my bed at home."."""
+def said(d: Done, name: str, home: str, day: str = "") -> str:
+    """One thing done as its doer tells it: "From 06:00 to 08:30 I slept in my bed at home."; `day` names
+    another day than today ("Yesterday at 19:05 I had dinner at the dining table at home.")."""
     if d.end is not None and d.end - d.start >= LONG_S:
-        return f"From {hhmm(d.start)} to {hhmm(d.end)} I {phrase(d, name, home)}."
-    return f"At {hhmm(d.start)} I {phrase(d, name, home)}."
+        text = f"from {hhmm(d.start)} to {hhmm(d.end)} I {phrase(d, name, home)}."
+    else:
+        text = f"at {hhmm(d.start)} I {phrase(d, name, home)}."
+    return f"{day} {text}" if day else text[:1].upper() + text[1:]
+
+
+def day_before(events: Iterable[dict[str, Any]], agent: str, now: float) -> tuple[Done, ...]:
+    """`agent`'s uses and arrivals of the day before the one `now` falls in."""
+    return day_so_far(events, agent, now - now % DAY_S - 0.001)
 
 
 def told(done: list[Done], name: str, home: str, when: str) -> str:

@@ -356,24 +356,29 @@ def doing_source(doing: Any, question: str, t: float, name: str = "", home: str 
     return [told_source(text, "state:doing", t)]
 
 
-def day_sources(done: tuple[Done, ...], question: str, t: float, name: str, home: str) -> list[UsedMemory]:
-    """What the character did today (`Done`, from the main thread's log) when the question asks about today's
-    past: one source per thing done ("What did you have for breakfast?"), or for "What did you do this
-    morning?" one telling the longest things done then."""
-    window = time_window(question, t)
-    today = window[1] > t - t % DAY_S if window is not None else \
+def day_sources(done: tuple[Done, ...], question: str, t: float, name: str, home: str,
+                yesterday: tuple[Done, ...] = ()) -> list[UsedMemory]:
+    """What the character did today (`Done`, from the main thread's log), or yesterday, when the question asks
+    about that past: one source per thing done ("What did you have for breakfast?"), or for "What did you do
+    this morning?" one telling the longest things done then."""
+    window, midnight = time_window(question, t), t - t % DAY_S
+    before = window is not None and window[0] < midnight  # "yesterday", "last night"
+    today = window[1] > midnight if window is not None else \
         asked_type(question) != "time" and not asks_about_history(question)  # not "When did you move here?"
-    if not done or not today or not _DONE_ASKED.search(question) or _TALK.search(question):  # talk: the chats
-        return []
-    inside = [d for d in done if window is not None and window[0] <= d.start <= window[1] and d.verb != GO]
+    record = (yesterday + done) if before else done
+    if not record or not (today or before) or not _DONE_ASKED.search(question) or _TALK.search(question):
+        return []  # talk: the chats answer
+    then = [d for d in record if window is not None and window[0] <= d.start <= window[1]]
+    inside = [d for d in then if d.verb != GO]
     if inside and not topic_words(question):
         longest = sorted(inside, key=lambda d: d.start - (d.end or t))[:SUMMARY_ITEMS]
         longest.sort(key=lambda d: d.start)  # told in the order they were done
-        when = re.search(r"\b(this (morning|afternoon|evening)|today)\b", question, re.I)
+        when = re.search(r"\b(this (morning|afternoon|evening)|today|yesterday|last night)\b", question, re.I)
         text = told(longest, name, home, (when.group(1) if when else "today").capitalize())
         return [told_source(text, "day", longest[-1].start, kind="event")]
+    items = then if before else record
     return [told_source(text, "day", d.start, kind="event")
-            for d in done[-DAY_ITEMS:] for text in [said(d, name, home)]]
+            for d in items[-DAY_ITEMS:] for text in [said(d, name, home, "Yesterday" if d.start < midnight else "")]]
 
 
 def not_done_source(done: tuple[Done, ...], question: str, t: float,
@@ -510,7 +515,7 @@ class QuestionCues:
 
 
 async def interview_sources(mind: Any, question: str, t: float, doing: Any = None,
-                            done: tuple[Done, ...] = ()) -> list[UsedMemory]:
+                            done: tuple[Done, ...] = (), yesterday: tuple[Done, ...] = ()) -> list[UsedMemory]:
     """What may answer the question: the agent's memories (not earlier interviews, which would
     out-rank the facts they repeat, nor the day plan) and the persona's facts, best first. Relevance is the raw
     cosine of the question with the source as the character would say it; `_adjust` then
@@ -527,7 +532,7 @@ async def interview_sources(mind: Any, question: str, t: float, doing: Any = Non
     home, plan_items = mind.persona.home, plan_today(mind, t)
     now = doing_source(doing, question, t, name, home, plan_items)
     used += feeling_source(mind, question, t) + relation_source(mind, named, t) + now + self_source(mind, question, t) \
-        + day_sources(done, question, t, name, home) + not_done_source(done, question, t, plan_items) \
+        + day_sources(done, question, t, name, home, yesterday) + not_done_source(done, question, t, plan_items) \
         + woke_source(done, question, t) \
         + (plan_source(mind, question, t, plan_items) if not (now and _DOING_ASKED.search(question)) else [])
     for u in used:
@@ -917,14 +922,15 @@ def interview_inputs(mind: Any, question: str, used: list[UsedMemory]) -> Interv
 
 
 async def interview(mind: Any, question: str, scheduler: Any, t: float, *, location: str = "",
-                    doing: Any = None, done: tuple[Done, ...] = ()) -> InterviewResult:
+                    doing: Any = None, done: tuple[Done, ...] = (), yesterday: tuple[Done, ...] = ()) -> InterviewResult:
     """Answer one interview question and remember the exchange (type chat). The question is
     cleaned first: controls and escapes removed, one line, at most MAX_QUESTION_CHARS. `doing` is a
-    copy of the body's activity when there is a body, `done` what it did today (garp.mind.day_record)."""
+    copy of the body's activity when there is a body, `done` what it did today and `yesterday` the day before
+    (garp.mind.day_record)."""
     question, notice = clean_line(question, MAX_QUESTION_CHARS)
     if not question:
         return InterviewResult(question, "factual", "You didn't ask me anything.", notice=notice)
-    used = await interview_sources(mind, question, t, doing, done)
+    used = await interview_sources(mind, question, t, doing, done, yesterday)
     inputs = interview_inputs(mind, question, used)
     out, record = await scheduler.call(InterviewAnswer(), inputs, agent=mind.persona.name, game_time=t,
                                        retrieved=[u.as_dict() for u in used])

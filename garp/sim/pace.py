@@ -53,8 +53,8 @@ class StartPace:
     ceiling: float   # the scene's own speed, which it never exceeds
 
     def describe(self) -> str:
-        why = (f"the model made {self.tok_s:.0f} tok/s, enough for {self.agents} agents at about "
-               f"x{self.computed:.0f}")
+        why = (f"the model made {self.tok_s:.0f} tok/s, enough for {self.agents} agents at "
+               f"x{self.computed:.1f}")  # not rounded: "about x30, rounded down to x25" read as a contradiction
         if self.computed < self.speed:
             why += f"; x{MIN_SPEED:g} is the slowest start"
         elif self.speed == self.ceiling < round(self.computed):
