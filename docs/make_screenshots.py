@@ -101,8 +101,8 @@ def tour(scenario: str, seconds: float, out: Path) -> None:
         sim.close()
 
 
-TOUR_QUESTIONS = ("How are you feeling today?", "Who do you live with?", "What did you do this morning?",
-                  "What are you doing this evening?", "Who did you talk to today?")
+TOUR_QUESTIONS = ("How are you feeling today?", "What are you up to right now?", "What did you do this morning?",
+                  "Have you had lunch yet?", "What are you doing this evening?", "Who did you talk to today?")
 
 
 def interview_shot(app: App, screen: pygame.Surface, out: Path) -> None:

@@ -343,6 +343,8 @@ def test_where_the_character_is_going_comes_from_what_its_body_is_doing():
     plan = [("work", 9 * 3600.0), ("have lunch", 12.5 * 3600.0)]
     assert [u.spoken for u in doing_source(napping, "What are you up to?", 8.5 * 3600.0, "Ilse", "Ilse's House",
                                            plan)] == ["Right now I'm having a nap in my bed at home. Next: work at 09:00."]
+    assert doing_source(walking, "What are you up to right now?", 8.5 * 3600.0, "Ilse", "Ilse's House", plan)[0].spoken \
+        == "Right now I'm on my way to Hobbs Cafe. Next: work at 09:00."
     assert doing_source(napping, "Where are you?", NOW, "Ilse", "Ilse's House")[0].spoken == \
         "I'm at home, having a nap in my bed."
     assert doing_source(walking, "Where are you from?", NOW) == []  # the life story answers that

@@ -343,14 +343,13 @@ def doing_source(doing: Any, question: str, t: float, name: str = "", home: str 
     interview (`Activity`), the saved one in the terminal."""
     if doing is None or not doing.place or _AHEAD_TIME.search(question):
         return []
-    use = doing_now(doing)
-    if _DOING_ASKED.search(question) and use is not None:
+    use, where = doing_now(doing), "home" if doing.place == home else doing.place
+    if _DOING_ASKED.search(question) and (use is not None or doing.kind == "walk"):
         upcoming = [f"{what} at {hhmm(start)}" for what, start in plan or () if start > t % DAY_S][:1]
-        text = f"Right now I'm {progressive(use, name, home)}." + (f" Next: {upcoming[0]}." if upcoming else "")
-        return [told_source(text, "state:doing", t)]
+        now = progressive(use, name, home) if use is not None else f"on my way to {where}"
+        return [told_source(f"Right now I'm {now}." + (f" Next: {upcoming[0]}." if upcoming else ""), "state:doing", t)]
     if not _WHERE_NOW.search(question):
         return []
-    where = "home" if doing.place == home else doing.place
     text = f"I'm on my way to {where}." if doing.kind == "walk" else \
         f"I'm at {where}" + (f", {progressive(use, name, home, with_place=False)}." if use is not None else ".")
     return [told_source(text, "state:doing", t)]
