@@ -401,6 +401,17 @@ def not_done_source(done: tuple[Done, ...], question: str, t: float,
     return [told_source(text, "day", t)]
 
 
+def no_chat_source(used: list[UsedMemory], done: tuple[Done, ...], question: str, t: float) -> list[UsedMemory]:
+    """"I haven't talked with anyone today." to "Who did you talk to today?" when no remembered chat is from
+    today and the day's record tells it from the night's sleep on (every chat leaves its summary)."""
+    window, midnight = time_window(question, t), t - t % DAY_S
+    if not _WHO_TALKED.search(question) or window is None or window[0] < midnight or not covers(done, midnight):
+        return []
+    if any(u.kind == "chat" and u.source == "memory" and (u.created or 0.0) >= midnight for u in used):
+        return []
+    return [told_source("I haven't talked with anyone today.", "day", t)]
+
+
 def woke_source(done: tuple[Done, ...], question: str, t: float) -> list[UsedMemory]:
     """When the character got up today ("What time did you wake up?"): the end of its night's sleep."""
     woke = woke_at(done) if _WOKE_ASKED.search(question) else None
@@ -506,6 +517,7 @@ class QuestionCues:
     stems: frozenset[str]
     speaker: str = ""         # the interviewee: its own name answers no "who"
     about_talk: bool = False  # "Who did you talk to?": a conversation (a chat memory) answers
+    who_talked: bool = False  # "Who did you talk to today?": only a conversation (or having had none) answers
     frames: tuple[re.Pattern, ...] = ()  # what a source telling the asked kind of happening says (_FRAMES)
     people: frozenset[str] = frozenset()  # who the question names, lower case
     roles: frozenset[str] = frozenset()  # what they are to the character ("mum" for Noor), from the persona
@@ -532,7 +544,7 @@ async def interview_sources(mind: Any, question: str, t: float, doing: Any = Non
     now = doing_source(doing, question, t, name, home, plan_items)
     used += feeling_source(mind, question, t) + relation_source(mind, named, t) + now + self_source(mind, question, t) \
         + day_sources(done, question, t, name, home, yesterday) + not_done_source(done, question, t, plan_items) \
-        + woke_source(done, question, t) \
+        + woke_source(done, question, t) + no_chat_source(used, done, question, t) \
         + (plan_source(mind, question, t, plan_items) if not (now and _DOING_ASKED.search(question)) else [])
     for u in used:
         u.spoken = u.description if u.source != "memory" else spoken_memory(u.description, name)
@@ -545,7 +557,7 @@ async def interview_sources(mind: Any, question: str, t: float, doing: Any = Non
                         open_recall=window is not None and not topic_words(question),
                         about_talk=bool(_TALK.search(question)), frames=asked_frames(question, people),
                         people=frozenset(asked), roles=frozenset(r for r, who in people.items() if who.lower() in asked),
-                        habitual=bool(_HABITUAL.search(question)))
+                        habitual=bool(_HABITUAL.search(question)), who_talked=bool(_WHO_TALKED.search(question)))
     for u, v in zip(used, vecs[len(forms):]):
         _adjust(u, _unit(v), cues)
     used.sort(key=lambda u: -u.score)
@@ -593,7 +605,8 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     penalty = (PAST_PENALTY if cues.past and habit and u.source != "persona:background" else 0.0) \
         + (TYPE_PENALTY if cues.want and not states_type(u.spoken, cues.want, cues.speaker) else 0.0) \
         + (PERSON_PENALTY if cues.people and not (by_name or names_role(u.spoken, cues.roles)) else 0.0) \
-        + (OUT_OF_WINDOW if window is not None and (timed or habit and not cues.habitual) and not inside else 0.0)
+        + (OUT_OF_WINDOW if window is not None and (timed or habit and not cues.habitual) and not inside else 0.0) \
+        + (TYPE_PENALTY if cues.who_talked and u.kind != "chat" and u.source != "day" else 0.0)
     lexical = len(cues.stems & _stems(u.spoken)) / len(cues.stems) if cues.stems else 0.0
     answers_open = u.kind == "chat" if cues.about_talk else u.kind in ("event", "chat")
     when = (W_OPEN_RECALL if cues.open_recall and answers_open else W_WHEN) * float(inside)
@@ -813,6 +826,7 @@ _MEAL_CHECK = re.compile(r"\b(have|did) you (had|have|eaten|eat|got)\b[^?]*?\b(?
 _MEAL_SAME = {"supper": "dinner", "tea": "dinner"}
 _YES_NO = re.compile(r"^\s*(have|has|had|did|do|does|are|is|were|was)\b", re.I)
 _WOKE_ASKED = re.compile(r"\b(what time|when) did you (get up|wake|get out of bed|rise)\b|\bwhat time were you up\b", re.I)
+_WHO_TALKED = re.compile(r"\bwho (did|have|had) you (talk|talked|speak|spoke|spoken|chat|chatted)\b", re.I)
 _HABITUAL = re.compile(r"\b(these days|nowadays|usually|normally)\b", re.I)
 _DONE_ASKED = re.compile(r"\b(did|had|was|were|went|ate|been|spent|have you (done|had|seen|met|eaten)|so far|earlier)\b", re.I)
 _FELT_THEN = re.compile(r"\b(did|were|was|had|felt|yesterday|last|earlier|ago)\b", re.I)
