@@ -59,7 +59,7 @@ MODEL_WEIGHT = 0.05    # rank mode: weight of the model's calibrated log-likelih
 INTERVIEW_PREDICATE = "was interviewed"  # marks the stored exchange, kept out of later interviews' sources
 STATE_LABELS = {"state:feeling": "Feeling now", "state:plan": "Plan for today",  # state sources in the record
                 "state:relation": "Relationship", "state:friends": "Friends", "state:doing": "Doing now",
-                "state:self": "Who I am", "day": "Done today"}
+                "state:self": "Who I am", "day": "What I did"}
 FRIEND_FAMILIARITY = 0.45  # a relationship this familiar and warm is a friend the character names
 FRIEND_SENTIMENT = 0.15
 FRIENDS_NAMED = 4
@@ -821,11 +821,12 @@ _TOMORROW = re.compile(r"\btomorrow\b", re.I)
 _SELF_ASKED = re.compile(r"\b(about yourself|who are you|introduce yourself|describe yourself|what are you like|"
                          r"what kind of person|your personality)\b", re.I)
 _DOING_ASKED = re.compile(r"\bwhat(?: are|'re) you (doing|up to)\b", re.I)
-_MEAL_CHECK = re.compile(r"\b(have|did) you (had|have|eaten|eat|got)\b[^?]*?\b(?P<meal>breakfast|lunch|dinner|supper|tea)\b|"
-                         r"\bhave you (eaten|had anything to eat)\b", re.I)
+_MEAL_CHECK = re.compile(r"\b(have|did) you (had|have|eaten|eat|got)\b[^?]*?"
+                         r"\b(?P<meal>breakfast|lunch|dinner|supper|tea)\b|\bhave you (eaten|had anything to eat)\b", re.I)
 _MEAL_SAME = {"supper": "dinner", "tea": "dinner"}
 _YES_NO = re.compile(r"^\s*(have|has|had|did|do|does|are|is|were|was)\b", re.I)
-_WOKE_ASKED = re.compile(r"\b(what time|when) did you (get up|wake|get out of bed|rise)\b|\bwhat time were you up\b", re.I)
+_WOKE_ASKED = re.compile(r"\b(what time|when) did you (get up|wake|get out of bed|rise)\b|\bwhat time were you up\b",
+                         re.I)
 _WHO_TALKED = re.compile(r"\bwho (did|have|had) you (talk|talked|speak|spoke|spoken|chat|chatted)\b", re.I)
 _HABITUAL = re.compile(r"\b(these days|nowadays|usually|normally)\b", re.I)
 _DONE_ASKED = re.compile(r"\b(did|had|was|were|went|ate|been|spent|have you (done|had|seen|met|eaten)|so far|earlier)\b", re.I)
@@ -935,7 +936,8 @@ def interview_inputs(mind: Any, question: str, used: list[UsedMemory]) -> Interv
 
 
 async def interview(mind: Any, question: str, scheduler: Any, t: float, *, location: str = "",
-                    doing: Any = None, done: tuple[Done, ...] = (), yesterday: tuple[Done, ...] = ()) -> InterviewResult:
+                    doing: Any = None, done: tuple[Done, ...] = (),
+                    yesterday: tuple[Done, ...] = ()) -> InterviewResult:
     """Answer one interview question and remember the exchange (type chat). The question is
     cleaned first: controls and escapes removed, one line, at most MAX_QUESTION_CHARS. `doing` is a
     copy of the body's activity when there is a body, `done` what it did today and `yesterday` the day before
