@@ -8,6 +8,7 @@ import types
 import pytest
 
 from garp.errors import GarpError
+from garp.sim.requests import FIRST_CHOICE_SPACING_WALL_S
 from sim_helpers import seeded_cache, short_scenario
 
 
@@ -128,13 +129,14 @@ def test_agents_open_with_their_routine_and_make_the_first_choice_ahead_of_need(
         for mind in sim.minds.values():
             assert mind.activity.kind in ("stay", "use") and mind.activity.description != "starting the day"
             assert mind.activity.end_t > t0
-        start, planned_at = time.monotonic(), {}
+        start, planned_at, ends = time.monotonic(), {}, {}
         while time.monotonic() - start < 120 and not all(m.last_decision for m in sim.minds.values()):
             sim.update(1 / 30)
             time.sleep(1 / 30)
             for name, mind in sim.minds.items():
                 if mind.plan is not None and name not in planned_at:  # the plan has just arrived
                     planned_at[name] = sim.clock.t
+                    ends[name] = mind.activity.end_t
                     assert mind.activity.kind in ("stay", "use") and mind.activity.end_t > sim.clock.t, mind.activity
         assert all(m.last_decision for m in sim.minds.values()), "no first decision in 120 s"
         assert sum(sim.waiting_game_s.values()) == 0.0, sim.waiting_game_s
@@ -143,6 +145,9 @@ def test_agents_open_with_their_routine_and_make_the_first_choice_ahead_of_need(
         assert hold["t"] == t0 and hold["plans_in"] == hold["cast"] == len(sim.minds) and hold["wall_s"] < 60
         assert {e["agent"] for e in sim.log.of_kind("plan") if e.get("level") == "day" and e["t"] == t0} == set(sim.minds)
         assert sim.opening_progress() is None
+        # plans that came in together do not ask for their first choices at once: they are spaced
+        first, second = sorted(ends.values())
+        assert second - first >= sim.clock.wall_to_game(FIRST_CHOICE_SPACING_WALL_S) - 1e-6, ends
     finally:
         sim.close()
 

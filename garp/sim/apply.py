@@ -67,7 +67,9 @@ class Applier:
             # the routine activity the scene opened with (in play perhaps with its object in use) gives
             # way to the plan; in real time it goes on for one decision lead more, so the first choice
             # is made ahead of need too
-            mind.activity.end_t = t + first_decision_lead(self.clock, self.lockstep)
+            ahead = sum(m is not mind and m.plan is not None and m.activity.start_t == self.started_t
+                        and m.activity.end_t > t for m in self.minds.values())  # opening activities still going
+            mind.activity.end_t = t + first_decision_lead(self.clock, self.lockstep, ahead)
 
     @_apply.register
     def _(self, cmd: PlanMirror, reply: Reply, mind: AgentMind, t: float) -> None:

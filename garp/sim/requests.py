@@ -31,10 +31,16 @@ STAY_S = 30 * 60.0  # game s an agent stays at a place it walked to without an o
 PRIVATE_ROOM_WORDS = ("Bed", "Bath", "Toilet", "Wash")  # rooms of a home a guest does not use
 
 
-def first_decision_lead(clock: Any, lockstep: bool) -> float:
-    """Game seconds the opening activity goes on after the day plan arrives: one decision
-    lead in real time; none in lockstep, where every answer is on time."""
-    return 0.0 if lockstep else clock.wall_to_game(DECISION_LEAD_WALL_S)
+FIRST_CHOICE_SPACING_WALL_S = 2.0  # wall s between the cast's first choices: a little under what one choice's option
+                                   # scoring takes on 2 cores (ten at once were "25.3 s of work, due in 20 s")
+
+
+def first_decision_lead(clock: Any, lockstep: bool, ahead: int = 0) -> float:
+    """Game seconds the opening activity goes on after the day plan arrives: one decision lead in real
+    time, and a spacing more for each of the `ahead` characters whose first choice is still to come, so
+    plans that arrive together (the scene's start) do not ask for twenty choices at once; none in
+    lockstep, where every answer is on time."""
+    return 0.0 if lockstep else clock.wall_to_game(DECISION_LEAD_WALL_S + ahead * FIRST_CHOICE_SPACING_WALL_S)
 
 
 def friend_out(world: Any, mind: AgentMind, t: float) -> bool:
