@@ -13,7 +13,6 @@ characters and terminal escapes.
 from __future__ import annotations
 
 import asyncio
-import json
 import shutil
 import sys
 import tempfile
@@ -26,6 +25,7 @@ from garp.mind.agent import Activity
 from garp.mind.day_record import DAY_EVENTS, day_before, day_so_far
 from garp.mind.interview import SCORE_EXPLAINED, InterviewResult, interview, score_parts
 from garp.paths import PERSONAS
+from garp.sim.savegame import SAVE_NAME, read_save
 from garp.textclean import printable, strip_controls
 
 LANCE_TABLE_DIR = "memories.lance"  # the memory store's table folder inside its directory
@@ -71,11 +71,11 @@ def run_doings(save: str | Path | None) -> list[dict]:
 
 
 def saved_activity(save: str | Path | None, name: str) -> Activity | None:
-    """What the character was doing when its run was saved (its body's activity); None without a save."""
-    path = Path(save) / "save.json" if save else None
-    if path is None or not path.is_file():
+    """What the character was doing when its run was saved (its body's activity), read by the checked
+    save reader; None without a save."""
+    if not save or not (Path(save) / SAVE_NAME).is_file():
         return None
-    saved = json.loads(path.read_text(encoding="utf-8")).get("minds", {}).get(name)
+    saved = read_save(save).data["minds"].get(name)
     return Activity(**saved["activity"]) if saved and "activity" in saved else None
 
 

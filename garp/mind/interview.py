@@ -361,7 +361,7 @@ def day_sources(done: tuple[Done, ...], question: str, t: float, name: str, home
     about that past: one source per thing done ("What did you have for breakfast?"), or for "What did you do
     this morning?" one telling the longest things done then."""
     window, midnight = time_window(question, t), t - t % DAY_S
-    before = window is not None and window[0] < midnight  # "yesterday", "last night"
+    before = _before_today(window, t)  # "yesterday", "last night"
     today = window[1] > midnight if window is not None else \
         asked_type(question) != "time" and not asks_about_history(question)  # not "When did you move here?"
     record = (yesterday + done) if before else done
@@ -380,12 +380,17 @@ def day_sources(done: tuple[Done, ...], question: str, t: float, name: str, home
             for d in items[-DAY_ITEMS:] for text in [said(d, name, home, "Yesterday" if d.start < midnight else "")]]
 
 
+def _before_today(window: tuple[float, float] | None, t: float) -> bool:
+    """Whether the time a question asks about (`time_window`) begins before today ("yesterday", "last night")."""
+    return window is not None and window[0] < t - t % DAY_S
+
+
 def not_done_source(done: tuple[Done, ...], question: str, t: float,
                     plan: list[tuple[str, float]]) -> list[UsedMemory]:
     """"No" to "Have you had lunch yet?" when today's doings have no such meal (and tell the day from
     before it), with when the plan has it; a meal that was eaten is answered by `day_sources`."""
-    m, window = _MEAL_CHECK.search(question), time_window(question, t)
-    if m is None or window is not None and window[0] < t - t % DAY_S:  # "last night": not today's record
+    m = _MEAL_CHECK.search(question)
+    if m is None or _before_today(time_window(question, t), t):  # "last night": not today's record
         return []
     meal = _MEAL_SAME.get((m.group("meal") or "").lower(), (m.group("meal") or "").lower())
     had, hour = meals_had(done), (t % DAY_S) / 3600.0
@@ -405,7 +410,7 @@ def no_chat_source(used: list[UsedMemory], done: tuple[Done, ...], question: str
     """"I haven't talked with anyone today." to "Who did you talk to today?" when no remembered chat is from
     today and the day's record tells it from the night's sleep on (every chat leaves its summary)."""
     window, midnight = time_window(question, t), t - t % DAY_S
-    if not _WHO_TALKED.search(question) or window is None or window[0] < midnight or not covers(done, midnight):
+    if not _WHO_TALKED.search(question) or window is None or _before_today(window, t) or not covers(done, midnight):
         return []
     if any(u.kind == "chat" and u.source == "memory" and (u.created or 0.0) >= midnight for u in used):
         return []
