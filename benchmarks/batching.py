@@ -80,10 +80,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--tokens", type=int, default=64)
+    ap.add_argument("--model", default=None, help="registered model name or .gguf path (default: the default model)")
     opts = ap.parse_args()
     from garp.engine.backends import make_backend
 
-    backend = make_backend()
+    backend = make_backend(opts.model)
     try:
         backend_round(backend, max(LEVELS), -1, 16)  # warm-up: page the weights in, compile the grammar
         tok_s = {n: statistics.median(backend_round(backend, n, r, opts.tokens) for r in range(opts.rounds))
@@ -95,7 +96,7 @@ def main() -> None:
     finally:
         backend.close()
     print(json.dumps({
-        "threads": threads,
+        "model": opts.model or "default", "threads": threads,
         "tok_s": {str(n): round(v, 1) for n, v in tok_s.items()},
         "ratio_to_1": {str(n): round(v / tok_s[1], 2) for n, v in tok_s.items()},
         "decode_only_tok_s": {str(n): round(v, 1) for n, v in kernel.items()},

@@ -15,7 +15,8 @@ game's own `interview()` with the bundled model (live, no reply cache). Reported
 - fallback: share of answers code gave because the model failed.
 `--tune` grid-searches the rank-mode constants (RECALL_FLOOR, MODEL_WEIGHT) on the tuning part
 only, from the model's recorded scores, and prints what it would choose; the code's constants
-are what the held-out figures use.
+are what the held-out figures use. `--dump FILE` writes the tuning part's rows (answers, sources,
+the model's scores) for analysis outside the run.
 
 Last line: {"heldout": {...}, "tune": {...}, "questions": N, ...}
 """
@@ -158,6 +159,8 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=DATA, help="the labelled characters (default: %(default)s)")
     ap.add_argument("--tune-only", action="store_true",
                     help="ask the tuning part only, so working on the code never shows the held-out figures")
+    ap.add_argument("--dump", type=Path, default=None,
+                    help="write the tuning part's rows (answers, sources, the model's scores) to this JSON file")
     opts = ap.parse_args()
     data = json.loads(opts.data.read_text())
     backend, embedder = LlamaCppBackend(resolve_model(None)), Embedder()
@@ -175,6 +178,8 @@ def main() -> None:
             for r in rs:
                 verdict = "ok" if (r["source_ok"] if r["label"] else r["dont_recall"]) else "WRONG"
                 print(f"[{split}] {verdict:5} Q: {r['q']}\n        A: {r['answer']}\n        want: {r['label']}")
+    if opts.dump:  # the tuning part only, as --show
+        opts.dump.write_text(json.dumps(rows["tune"], indent=1))
     out = {split: figures(rs) for split, rs in rows.items() if rs}
     out.update({"text_mode": backend.profile.text_mode, "recall_floor": iv.RECALL_FLOOR,
                 "model_weight": iv.MODEL_WEIGHT, "wall_s": round(time.monotonic() - t0, 1)})

@@ -224,6 +224,7 @@ def main() -> None:
     ap.add_argument("--speeds", default="default,75", help="comma-separated: 'default' (play's choice) or numbers")
     ap.add_argument("--threads", type=int, default=None,
                     help="llama.cpp threads (default: the thread budget of a rendering game)")
+    ap.add_argument("--model", default=None, help="registered model name or .gguf path (default: the default model)")
     ap.add_argument("--interview-every", type=float, default=60.0, help="wall seconds between interview questions")
     opts = ap.parse_args()
     import pygame
@@ -233,7 +234,7 @@ def main() -> None:
     from garp.game.app import init_display
 
     init_display()  # as `garp play` starts its window
-    backend, embedder = make_backend(threads=opts.threads), Embedder()
+    backend, embedder = make_backend(opts.model, threads=opts.threads), Embedder()
     results = []
     try:
         contention = render_contention(backend, embedder, 5.0)
@@ -246,7 +247,8 @@ def main() -> None:
         embedder.close()
         backend.close()
         pygame.quit()
-    print(json.dumps({"agents": 20, "llama_threads": backend.n_threads, "render": contention, "runs": results}))
+    print(json.dumps({"agents": 20, "model": backend.spec.name, "llama_threads": backend.n_threads,
+                      "render": contention, "runs": results}))
 
 
 if __name__ == "__main__":

@@ -31,6 +31,38 @@ def test_bundled_model_is_default_when_nothing_better(bundled_model_spec):
     assert len(bundled_model_spec.sha256) == 64
 
 
+def _registry_copy(tmp_path: Path) -> Path:
+    d = tmp_path / "models"
+    d.mkdir()
+    (d / "registry.json").write_text(models.registry_path().read_text())
+    return d
+
+
+def test_requantized_variant_is_made_once_and_named_by_its_source(tmp_path, bundled_model_spec):
+    """`--model smollm2-135m-instruct-q4_0` needs no download: the bundled file is requantized into
+    models/ on first use, and its identity (what recordings are keyed by) comes from the source file."""
+    import llama_cpp
+
+    d = _registry_copy(tmp_path)
+    spec = models.resolve_model("smollm2-135m-instruct-q4_0", models_dir=d)
+    assert spec.path == d / "SmolLM2-135M-Instruct.Q4_0.gguf" and spec.path.read_bytes()[:4] == b"GGUF"
+    assert [p.name for p in d.iterdir() if p.suffix == ".part"] == []
+    made = spec.path.stat().st_mtime_ns
+    again = models.resolve_model("smollm2-135m-instruct-q4_0", models_dir=d)
+    assert again.path.stat().st_mtime_ns == made and again.sha256 == spec.sha256 != bundled_model_spec.sha256
+    assert spec.profile == bundled_model_spec.profile
+    llm = llama_cpp.Llama(model_path=str(spec.path), vocab_only=True, verbose=False)
+    assert llm.metadata["general.file_type"] == str(llama_cpp.LLAMA_FTYPE_MOSTLY_Q4_0)
+
+
+def test_requantizing_into_an_unwritable_place_names_the_file(tmp_path):
+    d = _registry_copy(tmp_path)
+    (d / "SmolLM2-135M-Instruct.Q4_0.gguf.part").mkdir()  # llama.cpp cannot open its output file
+    with pytest.raises(GarpError, match="could not requantize .*Q4_1.gguf to q4_0"):
+        models.resolve_model("smollm2-135m-instruct-q4_0", models_dir=d)
+    assert not (d / "SmolLM2-135M-Instruct.Q4_0.gguf").exists()
+
+
 def test_path_to_known_file_keeps_profile(bundled_model_spec):
     spec = models.resolve_model(str(bundled_model_spec.path))
     assert spec.name == "smollm2-135m-instruct" and spec.profile == bundled_model_spec.profile

@@ -63,10 +63,17 @@ def named_formatters(llama_chat_format) -> dict:
             "zephyr": f.format_zephyr}
 
 
+REQUANTIZE_TYPES = ("q4_0", "q8_0")  # llama.cpp types a bundled file may be requantized to
+
+
 class BundledFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     package: str = Field(description="importable package that carries the file (never imported, only located)")
     file: str
+    requantize: Literal["q4_0", "q8_0"] | None = Field(
+        None, description="run the file requantized to this llama.cpp type, written once into models/ on first "
+                          "use: Q4_0 and Q8_0 have llama.cpp's matrix kernels for prompts and batches on x86, "
+                          "which Q4_1 lacks")
 
 
 class RegistryEntry(BaseModel):
@@ -92,14 +99,22 @@ class Registry(BaseModel):
 
 
 class ModelSpec:
-    """A resolved model file with its profile. `sha256` is computed once and cached."""
+    """A resolved model file with its profile. `sha256` is computed once and cached. A requantized
+    bundled file is identified by its source's sha256 and the type (`derived_from`), not by its own
+    bytes, which may differ in rounding between llama.cpp builds: recordings made with it replay on
+    every build."""
 
-    def __init__(self, name: str, path: Path, profile: ModelProfile, expected_sha256: str | None = None):
+    def __init__(self, name: str, path: Path, profile: ModelProfile, expected_sha256: str | None = None,
+                 derived_from: tuple[Path, str] | None = None):
         self.name, self.path, self.profile = name, Path(path), profile
         self.expected_sha256 = expected_sha256
+        self.derived_from = derived_from
 
     @cached_property
     def sha256(self) -> str:
+        if self.derived_from is not None:
+            source, kind = self.derived_from
+            return hashlib.sha256(f"{file_sha256(source)}:{kind}".encode()).hexdigest()
         return file_sha256(self.path)
 
     def __repr__(self) -> str:
@@ -236,7 +251,60 @@ def _spec_for(entry: RegistryEntry, models_dir: Path | None) -> ModelSpec:
         raise GarpError(f"model {entry.name!r} is not installed (expected {Path(models_dir or paths.MODELS) / str(entry.file)}); "
                         f"download it with `garp models pull {entry.name}`")
     check_gguf(path, f"model {entry.name!r}:")
+    if entry.bundled is not None and entry.bundled.requantize:
+        kind = entry.bundled.requantize
+        return ModelSpec(entry.name, requantized(path, kind, models_dir), entry.profile, derived_from=(path, kind))
     return ModelSpec(entry.name, path, entry.profile, entry.sha256)
+
+
+def requantized(source: Path, kind: str, models_dir: Path | None = None) -> Path:
+    """`source` requantized to `kind` by llama.cpp, in models/ (made once, a few seconds for the
+    bundled file; written to a .part file and renamed, so an interrupted run leaves no half file)."""
+    target = requantized_path(source, kind, models_dir)
+    if target.is_file():
+        return target
+    import ctypes
+
+    import llama_cpp
+
+    part = target.with_name(target.name + ".part")
+    params = llama_cpp.llama_model_quantize_default_params()
+    params.ftype = getattr(llama_cpp, f"LLAMA_FTYPE_MOSTLY_{kind.upper()}")
+    params.allow_requantize = True
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with _quiet_stdio():  # llama.cpp prints a line per tensor
+            rc = llama_cpp.llama_model_quantize(str(source).encode(), str(part).encode(), ctypes.byref(params))
+        if rc != 0:
+            raise GarpError(f"llama.cpp could not requantize {source} to {kind} (code {rc})")
+        os.replace(part, target)
+    except OSError as e:
+        raise GarpError(f"cannot write the requantized model {target}: {e.strerror or e}") from None
+    finally:
+        if part.is_file():
+            part.unlink()
+    return target
+
+
+def requantized_path(source: Path, kind: str, models_dir: Path | None = None) -> Path:
+    """Where `source` requantized to `kind` is kept ("X.Q4_1.gguf" -> models/X.Q4_0.gguf)."""
+    return Path(models_dir or paths.MODELS) / f"{source.stem.rsplit('.', 1)[0]}.{kind.upper()}.gguf"
+
+
+@contextlib.contextmanager
+def _quiet_stdio() -> Iterator[None]:
+    """File descriptors 1 and 2 sent to /dev/null for a C library's chatter."""
+    sys.stdout.flush(), sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1), os.dup2(null, 2)
+        yield
+    finally:
+        sys.stdout.flush(), sys.stderr.flush()
+        os.dup2(saved[0], 1), os.dup2(saved[1], 2)
+        for fd in (*saved, null):
+            os.close(fd)
 
 
 # ---------------------------------------------------------------- download
@@ -350,6 +418,9 @@ def cmd_models(args) -> int:
     for m in registry.models:
         p = entry_path(m)
         status = ("bundled" if m.bundled else "installed") if p else "not installed"
+        if p and m.bundled and m.bundled.requantize:
+            status, p = f"bundled as {m.bundled.requantize}", requantized_path(p, m.bundled.requantize)
+            p = p if p.is_file() else f"made from the bundled file on first use ({p})"
         mark = "* " if default is not None and m.name == default.name else "  "
         where = str(p) if p else (f"garp models pull {m.name}" if m.url else "")
         print(f"{mark}{m.name:28}{status:16}{where}")
