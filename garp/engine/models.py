@@ -63,9 +63,6 @@ def named_formatters(llama_chat_format) -> dict:
             "zephyr": f.format_zephyr}
 
 
-REQUANTIZE_TYPES = ("q4_0", "q8_0")  # llama.cpp types a bundled file may be requantized to
-
-
 class BundledFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     package: str = Field(description="importable package that carries the file (never imported, only located)")
@@ -259,7 +256,8 @@ def _spec_for(entry: RegistryEntry, models_dir: Path | None) -> ModelSpec:
 
 def requantized(source: Path, kind: str, models_dir: Path | None = None) -> Path:
     """`source` requantized to `kind` by llama.cpp, in models/ (made once, a few seconds for the
-    bundled file; written to a .part file and renamed, so an interrupted run leaves no half file)."""
+    bundled file; written to a .part file of this process and renamed, so an interrupted run leaves no
+    half file and two games starting together do not write into one file)."""
     target = requantized_path(source, kind, models_dir)
     if target.is_file():
         return target
@@ -267,7 +265,7 @@ def requantized(source: Path, kind: str, models_dir: Path | None = None) -> Path
 
     import llama_cpp
 
-    part = target.with_name(target.name + ".part")
+    part = target.with_name(f"{target.name}.{os.getpid()}.part")
     params = llama_cpp.llama_model_quantize_default_params()
     params.ftype = getattr(llama_cpp, f"LLAMA_FTYPE_MOSTLY_{kind.upper()}")
     params.allow_requantize = True
@@ -418,11 +416,11 @@ def cmd_models(args) -> int:
     for m in registry.models:
         p = entry_path(m)
         status = ("bundled" if m.bundled else "installed") if p else "not installed"
-        if p and m.bundled and m.bundled.requantize:
-            status, p = f"bundled as {m.bundled.requantize}", requantized_path(p, m.bundled.requantize)
-            p = p if p.is_file() else f"made from the bundled file on first use ({p})"
-        mark = "* " if default is not None and m.name == default.name else "  "
         where = str(p) if p else (f"garp models pull {m.name}" if m.url else "")
+        if p and m.bundled and m.bundled.requantize:
+            status, made = f"bundled as {m.bundled.requantize}", requantized_path(p, m.bundled.requantize)
+            where = str(made) if made.is_file() else f"made from the bundled file on first use ({made})"
+        mark = "* " if default is not None and m.name == default.name else "  "
         print(f"{mark}{m.name:28}{status:16}{where}")
     print("* = default (any other .gguf file can be given with --model PATH)")
     return 0
