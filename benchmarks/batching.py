@@ -92,11 +92,11 @@ def main() -> None:
         for n, v in tok_s.items():
             print(f"{n} concurrent: {v:.1f} tok/s", file=sys.stderr)
         kernel = {n: decode_only(backend, n) for n in LEVELS}
-        threads = backend.n_threads
+        threads, model = backend.n_threads, backend.spec.name
     finally:
         backend.close()
     print(json.dumps({
-        "model": opts.model or "default", "threads": threads,
+        "model": model, "threads": threads,
         "tok_s": {str(n): round(v, 1) for n, v in tok_s.items()},
         "ratio_to_1": {str(n): round(v / tok_s[1], 2) for n, v in tok_s.items()},
         "decode_only_tok_s": {str(n): round(v, 1) for n, v in kernel.items()},

@@ -264,6 +264,7 @@ def requantized(source: Path, kind: str, models_dir: Path | None = None) -> Path
     import ctypes
 
     import llama_cpp
+    from llama_cpp._utils import suppress_stdout_stderr  # what Llama(verbose=False) quiets its loading with
 
     part = target.with_name(f"{target.name}.{os.getpid()}.part")
     params = llama_cpp.llama_model_quantize_default_params()
@@ -271,7 +272,7 @@ def requantized(source: Path, kind: str, models_dir: Path | None = None) -> Path
     params.allow_requantize = True
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        with _quiet_stdio():  # llama.cpp prints a line per tensor
+        with suppress_stdout_stderr(disable=False):  # llama.cpp prints a line per tensor
             rc = llama_cpp.llama_model_quantize(str(source).encode(), str(part).encode(), ctypes.byref(params))
         if rc != 0:
             raise GarpError(f"llama.cpp could not requantize {source} to {kind} (code {rc})")
@@ -287,22 +288,6 @@ def requantized(source: Path, kind: str, models_dir: Path | None = None) -> Path
 def requantized_path(source: Path, kind: str, models_dir: Path | None = None) -> Path:
     """Where `source` requantized to `kind` is kept ("X.Q4_1.gguf" -> models/X.Q4_0.gguf)."""
     return Path(models_dir or paths.MODELS) / f"{source.stem.rsplit('.', 1)[0]}.{kind.upper()}.gguf"
-
-
-@contextlib.contextmanager
-def _quiet_stdio() -> Iterator[None]:
-    """File descriptors 1 and 2 sent to /dev/null for a C library's chatter."""
-    sys.stdout.flush(), sys.stderr.flush()
-    saved = [os.dup(1), os.dup(2)]
-    null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(null, 1), os.dup2(null, 2)
-        yield
-    finally:
-        sys.stdout.flush(), sys.stderr.flush()
-        os.dup2(saved[0], 1), os.dup2(saved[1], 2)
-        for fd in (*saved, null):
-            os.close(fd)
 
 
 # ---------------------------------------------------------------- download
