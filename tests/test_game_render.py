@@ -12,7 +12,7 @@ import pytest
 from garp.eventlog import EventLog
 from garp.game.app import App
 from garp.game.camera import ZOOM_LEVELS, Camera
-from garp.game.renderer import Renderer, load_tmx
+from garp.game.renderer import Renderer, head_rect, load_tmx
 from garp.game.sprites import CharacterSprites
 from garp.game.view_model import BodyView
 from garp.world.clock import GameClock
@@ -124,6 +124,24 @@ def test_crowded_labels_shrink_to_names_but_the_selected_keeps_its_activity(town
     assert rects["Ana"].collidelist([rects["Ben"], rects["Cy"]]) == -1 and not rects["Ben"].colliderect(rects["Cy"])
     stack = rects["Ana"].unionall([rects["Ben"], rects["Cy"]])
     assert stack.height < 3 * alone - alone // 3  # shorter than three full labels: it no longer climbs the wall
+
+
+def test_a_label_never_covers_another_characters_face(town):
+    """Ana sits on a sofa; Ben stands just behind her, so the place above Ana's head is Ben's face:
+    her label moves aside and his face stays in view (seen in play: a label over a neighbour's head)."""
+    _, renderer = town
+    cam = Camera(*renderer.map_size, W, H)
+    cam.center_on(600, 600)
+    ana = BodyView(name="Ana", x=600, y=600, activity="relaxing on the sofa", place="home", using="sofa",
+                   facing="down", moving=False, bubble="", pose="sit")
+    ben = BodyView(name="Ben", x=608, y=578, activity="watching TV", place="home", using="",
+                   facing="down", moving=False, bubble="Look at this!")
+    surface = pygame.Surface((W, H))
+    renderer.draw(surface, cam, [ben, ana], selected="Ana", view=surface.get_rect())
+    rects, hits = renderer.label_rects, renderer.hits
+    assert set(rects) == {"Ana", "Ben"}
+    assert not rects["Ana"].colliderect(head_rect(hits["Ben"])), (rects["Ana"], head_rect(hits["Ben"]))
+    assert not rects["Ben"].colliderect(head_rect(hits["Ana"]))
 
 
 def test_click_selects_a_character_and_opens_its_panel_drag_pans(town):

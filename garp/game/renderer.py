@@ -231,26 +231,30 @@ class Renderer:
         (the panel names everyone)."""
         placed: list[pygame.Rect] = []
         bubbles: list[tuple[pygame.Surface, pygame.Rect]] = []
+        heads = {name: head_rect(rect) for name, rect in self.hits.items()}
         for b in sorted(reversed(ordered), key=lambda b: b.name != selected):
             rect = self.hits.get(b.name)
             if rect is None:
                 continue
+            taken = placed + [h for name, h in heads.items() if name != b.name]  # never over another's face
             wanted = z >= LABEL_ACTIVITY_MIN_ZOOM or b.name == selected
             activity = plain_activity(b.activity or b.using) if wanted else ""
             label = self._label(b.name, activity, b.name == selected)
             home = label.get_rect(midbottom=(rect.centerx, rect.top + 2))
-            if activity and b.name != selected and home.collidelist(placed) >= 0:
+            if activity and b.name != selected and home.collidelist(taken) >= 0:
                 # crowded (a shared table, a doorway): name only, so the stack stays short; the panel has the rest
                 label = self._label(b.name, "", False)
                 home = label.get_rect(midbottom=home.midbottom)
-            lrect = place_free(home, placed, view)
+            lrect = place_free(home, taken, view)
             if lrect is None:
                 continue
+            placed.append(lrect)
             self.label_rects[b.name] = lrect
             surface.blit(label, lrect)
             if b.bubble:
                 bubbles.append((self._bubble(b.bubble), lrect))
-        for bubble, lrect in bubbles:  # after every label, placed clear of labels and other bubbles
+        placed += heads.values()
+        for bubble, lrect in bubbles:  # after every label, placed clear of labels, faces and other bubbles
             brect = place_free(bubble.get_rect(midbottom=(lrect.centerx, lrect.top - 2)), placed, view)
             if brect is not None:
                 surface.blit(bubble, brect)
@@ -330,6 +334,13 @@ def activity_lines(activity: str) -> list[str]:
         return lines
     rest = " ".join(lines[LABEL_LINES - 1:])
     return lines[:LABEL_LINES - 1] + [shorten(rest, max(8, len(lines[LABEL_LINES - 1]) - 1))]
+
+
+def head_rect(hit: pygame.Rect) -> pygame.Rect:
+    """The upper third of a character's picture (`hit` is its click rect, 4 px wider each way):
+    where its face is, which no other label or bubble may cover."""
+    body = hit.inflate(-8, -8)
+    return pygame.Rect(body.x, body.y, body.width, max(1, body.height // 3))
 
 
 def place_free(rect: pygame.Rect, placed: list[pygame.Rect], bounds: pygame.Rect | None = None) -> pygame.Rect | None:
