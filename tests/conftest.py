@@ -31,7 +31,7 @@ def bundled_model_spec():
     """The bundled SmolLM2-135M-Instruct as a resolved ModelSpec."""
     from garp.engine.models import resolve_model
 
-    return resolve_model("smollm2-135m-instruct")
+    return resolve_model("smollm2-135m-instruct-q4_0")
 
 
 @pytest.fixture(scope="session")

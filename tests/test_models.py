@@ -25,8 +25,8 @@ def test_registry_validates_and_schema_is_published():
 def test_bundled_model_is_default_when_nothing_better(bundled_model_spec):
     spec = models.resolve_model(None)
     if models.entry_path(models.load_registry().get("llama-3.2-3b-instruct")) is None:
-        assert spec.name == "smollm2-135m-instruct"
-    assert bundled_model_spec.path.name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+        assert spec.name == "smollm2-135m-instruct-q4_0" and spec.path == bundled_model_spec.path
+    assert bundled_model_spec.path.name == "SmolLM2-135M-Instruct.Q4_0.gguf"
     assert bundled_model_spec.profile.chat_format == "chatml"
     assert len(bundled_model_spec.sha256) == 64
 
@@ -49,7 +49,9 @@ def test_requantized_variant_is_made_once_and_named_by_its_source(tmp_path, bund
     assert [p.name for p in d.iterdir() if p.suffix == ".part"] == []
     made = spec.path.stat().st_mtime_ns
     again = models.resolve_model("smollm2-135m-instruct-q4_0", models_dir=d)
-    assert again.path.stat().st_mtime_ns == made and again.sha256 == spec.sha256 != bundled_model_spec.sha256
+    source = models.resolve_model("smollm2-135m-instruct")
+    assert again.path.stat().st_mtime_ns == made and again.sha256 == spec.sha256 != source.sha256
+    assert source.path.name == "SmolLM2-135M-Instruct.Q4_1.gguf"
     assert spec.profile == bundled_model_spec.profile
     llm = llama_cpp.Llama(model_path=str(spec.path), vocab_only=True, verbose=False)
     assert llm.metadata["general.file_type"] == str(llama_cpp.LLAMA_FTYPE_MOSTLY_Q4_0)
@@ -63,9 +65,24 @@ def test_requantizing_into_an_unwritable_place_names_the_file(tmp_path):
     assert [p.name for p in d.iterdir() if p.suffix == ".part"] == []
 
 
-def test_path_to_known_file_keeps_profile(bundled_model_spec):
+def test_default_falls_back_to_the_bundled_file_where_the_variant_cannot_be_made(tmp_path, caplog):
+    d = _registry_copy(tmp_path)
+    (d / "SmolLM2-135M-Instruct.Q4_0.gguf").mkdir()
+    with caplog.at_level("WARNING", logger="garp.engine.models"):
+        spec = models.resolve_model(None, models_dir=d)
+    assert spec.name == "smollm2-135m-instruct" and spec.path.name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert "cannot write the requantized model" in caplog.text and "using smollm2-135m-instruct instead" in caplog.text
+
+
+def test_path_to_known_file_keeps_profile_and_identity(bundled_model_spec):
+    """The default's file given by path (models/...Q4_0.gguf) is the registered variant, so a recording
+    made with it by name replays; so is the bundled source by its path."""
     spec = models.resolve_model(str(bundled_model_spec.path))
-    assert spec.name == "smollm2-135m-instruct" and spec.profile == bundled_model_spec.profile
+    assert spec.name == "smollm2-135m-instruct-q4_0" and spec.profile == bundled_model_spec.profile
+    assert spec.sha256 == bundled_model_spec.sha256
+    source = models.resolve_model("smollm2-135m-instruct")
+    by_path = models.resolve_model(str(source.path))
+    assert by_path.name == "smollm2-135m-instruct" and by_path.sha256 == source.sha256
 
 
 def test_unknown_name_and_missing_and_corrupt_files(tmp_path):

@@ -43,7 +43,7 @@ def _kill_a_mid_request(pool, server_a, done: threading.Event, killed: dict) -> 
 def test_two_servers_serve_a_scenario_and_one_dies_mid_run(two_servers, embedder, tmp_path):
     a, b = two_servers
     args = build_parser().parse_args(["run", SCENARIO, "--headless", "--live", "--server", a.url, "--server", b.url,
-                                      "--model", "smollm2-135m-instruct", "--out", str(tmp_path / "run")])
+                                      "--model", "smollm2-135m-instruct-q4_0", "--out", str(tmp_path / "run")])
     assert args.server == [a.url, b.url]
     pool = make_backend(args.model, args.server)
     done, killed = threading.Event(), {}

