@@ -98,3 +98,29 @@ def test_a_second_talk_does_not_repeat_what_the_first_said_to_the_same_person():
     assert "I regret snapping at you yesterday." in first
     again = texts(inputs(urgent_thoughts=[thought], said_before=first))
     assert not set(again) & set(first) and again  # something new to say, none of it said before
+
+
+def test_a_question_asked_back_gets_an_answer_not_the_question_again():
+    """"Busy, but good. How about you?" is answered with how the speaker is, not "Good question. I'm not sure"."""
+    back = checked_candidates(ConversationLine(), inputs(history=["Tomas: Hey Jonah! How are you doing?",
+                                                                  "Jonah: Busy, but good. How about you?"]))
+    answers = [c.text for c in back if c.source == "answer:how-are-you"]
+    assert answers and not any(t.endswith("?") for t in answers)
+    assert not any(c.source == "answer:unsure" for c in back)
+
+
+def test_a_stock_reply_said_lately_to_someone_else_is_not_offered_again():
+    told = inputs(history=["Jonah: The bakery has a new oven."])
+    first = [c.text for c in checked_candidates(ConversationLine(), told) if c.source == "follow-up"]
+    assert first
+    later = inputs(listener="Mika", history=["Mika: The bakery has a new oven."], said_lately=first)
+    again = [c.text for c in checked_candidates(ConversationLine(), later) if c.source == "follow-up"]
+    assert again and not set(again) & set(first)
+
+
+def test_sympathy_answers_sorrow_but_not_a_negated_one():
+    sad = checked_candidates(ConversationLine(), inputs(history=["Jonah: I'm worried about my sister."]))
+    assert any(c.text == "I'm sorry to hear that." or "Are you all right" in c.text for c in sad)
+    fine = checked_candidates(ConversationLine(), inputs(history=["Jonah: Not bad at all, thank you."]))
+    assert not any(c.text in ("I'm sorry to hear that.", "Oh no. Is there anything I can do?") or
+                   "Are you all right" in c.text for c in fine)

@@ -97,6 +97,7 @@ class LineInputs(BaseModel):
     familiarity: float = 0.5  # how well the speaker knows the listener (greetings in rank mode)
     news: list[NewsItem] = Field(default_factory=list)  # events the speaker may tell the listener about
     said_before: list[str] = Field(default_factory=list)  # lines said to the listener in earlier talks
+    said_lately: list[str] = Field(default_factory=list)  # lines said to anyone lately (stock replies not again)
     offer: NewsItem | None = None  # the event the listener's last line invited the speaker to
     t: float = 0.0  # game time of the line ("tomorrow at 18:00")
 
@@ -277,6 +278,7 @@ class SpeakerContext(BaseModel):
     familiarity: float = 0.5  # how well this participant knows the other
     news: list[NewsItem] = Field(default_factory=list)  # events this participant may tell the other about
     said_before: list[str] = Field(default_factory=list)  # what it said to the other in earlier talks
+    said_lately: list[str] = Field(default_factory=list)  # what it said to anyone lately
 
 
 class SpokenLine(BaseModel):
@@ -338,7 +340,7 @@ async def run_conversation(a_ctx: SpeakerContext, b_ctx: SpeakerContext, schedul
                             history=tr.as_text(), exemplars=sp.exemplars, urgent_thoughts=sp.urgent_thoughts,
                             reserved=sp.reserved, place=tr.place, purpose=sp.purpose, last_turn=k >= total - 2,
                             familiarity=sp.familiarity, news=news[sp.name], offer=offer[sp.name], t=t_line,
-                            said_before=sp.said_before)
+                            said_before=sp.said_before, said_lately=sp.said_lately)
         out, rec = await scheduler.call(ConversationLine(), inputs, agent=sp.name,
                                         deadline=call_deadline(scheduler, deadline_s), game_time=t_line)
         if records is not None:

@@ -41,10 +41,12 @@ _NOT_TOLD = re.compile(r"\b(is in use|is idle|is free|is empty|is being used|nea
                        r"\b(said|says|told \w+):", re.I)
 _QUESTION = re.compile(r"\?\s*$|\?")
 _HOW_ARE_YOU = re.compile(r"\bhow (are|is|have) (you|things|your day|it going)|how's (it|your|things)|"
-                          r"how are you doing|how do you do\b", re.I)
+                          r"how are you doing|how do you do\b|\b(how|what) about you\?|\band you\?", re.I)
+_ASKED_BACK = re.compile(r"\b(how|what) about you\?|\band you\?", re.I)
 _APOLOGY = re.compile(r"\b(sorry|apologi[sz]e|my fault|forgive)\b", re.I)
 _INVITE = re.compile(r"\b(would you like to|do you want to|care to join|shall we|are you free)\b[^?]*\?", re.I)
-_SAD = re.compile(r"\b(sad|tired|worried|nervous|upset|hard|difficult|lonely|bad|angry|hurt|awful|stressed)\b", re.I)
+_SAD = re.compile(r"\b(?<!not )(?<!n't )(?<!not too )(sad|tired|worried|nervous|upset|hard|difficult|lonely|bad|"
+                  r"angry|hurt|awful|stressed)\b", re.I)  # "not bad at all" is no sorrow
 _STOP = frozenset("the a an and or but of to in on at for with from by about as is are was were be been am i you "
                   "he she it we they me my your his her its our their this that what how do did have has had not "
                   "so just really too also there here then than can could would will i'm it's that's".split())
@@ -77,10 +79,11 @@ def turn_key(kind: str, i: Any) -> str:
     return f"{kind}:{i.speaker}:{i.listener}:{len(i.history)}:{int(float(getattr(i, 't', 0.0)) // 600)}"
 
 
-def fresh(pool: list[str], i: Any) -> list[str]:
-    """The pool without what the speaker said to this listener in earlier talks (all of it if nothing is left)."""
-    before = [_plain(t) for t in getattr(i, "said_before", [])]
-    return [p for p in pool if not any(_plain(p) in b for b in before)] or pool
+def fresh(pool: Sequence[str], i: Any) -> list[str]:
+    """The pool without what the speaker said to this listener in earlier talks or to anyone lately
+    (all of it if nothing is left): a stock reply does not come back in every talk of the day."""
+    before = [_plain(t) for t in list(getattr(i, "said_before", [])) + list(getattr(i, "said_lately", []))]
+    return [p for p in pool if not any(_plain(p) in b for b in before)] or list(pool)
 
 
 def content_words(text: str) -> set[str]:
@@ -134,7 +137,8 @@ UNSURE_ANSWERS = ("Good question. I'm not sure, to be honest.", "Hmm, let me thi
 SYMPATHY = ("I'm sorry to hear that.", "That sounds hard. Are you all right?", "Oh no. Is there anything I can do?")
 FOLLOW_UPS = ("Oh, really? Tell me more.", "That's good to hear.", "I didn't know that.", "Interesting. How so?",
               "That makes sense to me.", "Ha, I know what you mean.", "Well, that's something.",
-              "Good for you.", "Funny you should say that.", "I hadn't thought of it that way.")
+              "Good for you.", "Funny you should say that.", "I hadn't thought of it that way.",
+              "Oh, is that so?", "Fair enough.", "Oh, that's nice.", "Well, there you go.")
 CANNED_TURNS = frozenset(HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + SYMPATHY + FOLLOW_UPS)
 
 
@@ -151,7 +155,9 @@ def answers(i: Any, last: str) -> list[LineOption]:
     key = turn_key("ans", i)
     out: list[LineOption] = []
     if _HOW_ARE_YOU.search(last):
-        out += [LineOption(t, U_ANSWER, "answer:how-are-you") for t in stable_pick(HOW_ARE_YOU_ANSWERS, key, 2)]
+        asked_back = _ASKED_BACK.search(last)  # "How about you?": answer it, do not ask it back again
+        pool = fresh([t for t in HOW_ARE_YOU_ANSWERS if not (asked_back and t.endswith("?"))], i)
+        out += [LineOption(t, U_ANSWER, "answer:how-are-you") for t in stable_pick(pool, key, 2)]
     if _APOLOGY.search(last):
         pool = ["Thank you for saying that. It means a lot.", "It's all right. I appreciate the apology.",
                 "I was hurt, but thank you for apologising.", "Let's put it behind us."]
@@ -160,9 +166,9 @@ def answers(i: Any, last: str) -> list[LineOption]:
         pool = ["I'd like that very much.", "Sure, that sounds nice.", "Sorry, I don't think I can make it."]
         out += [LineOption(t, U_ANSWER, "answer:invitation") for t in pool]
     if _QUESTION.search(last) and not out:
-        out += [LineOption(t, U_CANNED, "answer:unsure") for t in stable_pick(UNSURE_ANSWERS, key, 1)]
+        out += [LineOption(t, U_CANNED, "answer:unsure") for t in stable_pick(fresh(UNSURE_ANSWERS, i), key, 1)]
     if not _QUESTION.search(last):
-        pool = SYMPATHY if _SAD.search(last) else FOLLOW_UPS
+        pool = fresh(SYMPATHY if _SAD.search(last) else FOLLOW_UPS, i)
         out += [LineOption(t, U_FOLLOW_UP, "follow-up") for t in stable_pick(pool, key, TEMPLATES_PER_KIND)]
     return out
 

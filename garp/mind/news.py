@@ -31,6 +31,7 @@ BEFORE_WORK_S = 8.5 * 3600.0      # before this time of day those who work are s
 ACTS = ("invite", "relay", "accept", "decline")  # what a line may do with an event
 ARRIVING_S = COMMITMENT_TRAVEL_LEAD_S  # this long before an event, someone met at its place has come for it
 SAID_KEPT = 12                    # lines remembered as said to one person (not said again to them)
+LATELY_KEPT = 12                  # lines remembered as said to anyone (a stock reply is not said again soon)
 TELL_CLOSENESS = 0.2              # a guest of an open event calls on friends at least this close...
 TELL_FRIENDS = 2                  # ...and on at most this many of them
 
@@ -60,12 +61,17 @@ class EventKnowledge:
         self.known: dict[str, Commitment] = {}
         self.told: set[tuple[str, str]] = set()  # (event id, listener)
         self.said: dict[str, list[str]] = {}  # listener -> lines said to them, newest last
+        self.lately: list[str] = []  # lines said to anyone, newest last
 
     def said_to(self, listener: str) -> list[str]:
         return list(self.said.get(listener, []))
 
+    def said_lately(self) -> list[str]:
+        return list(self.lately)
+
     def note_said(self, listener: str, lines: list[str]) -> None:
         self.said[listener] = (self.said.get(listener, []) + lines)[-SAID_KEPT:]
+        self.lately = (self.lately + lines)[-LATELY_KEPT:]
 
     def learn(self, event: Commitment) -> bool:
         """Keep `event` (the host's own word replaces hearsay); True when it was news."""

@@ -38,7 +38,8 @@ def speaker(brain: JobContext, mind: AgentMind, other: str, place: str, topic: s
                           urgent_thoughts=thoughts[-3:], reserved=bool(soc and soc.pole == "introverted"),
                           memory=mind.memory, place=place, purpose=purpose,
                           familiarity=mind.relationships.get_or_meet(other).familiarity,
-                          news=mind.events.news_for(other, t, place), said_before=mind.events.said_to(other))
+                          news=mind.events.news_for(other, t, place), said_before=mind.events.said_to(other),
+                          said_lately=mind.events.said_lately())
 
 
 async def converse(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMind) -> list[Command]:
