@@ -95,6 +95,27 @@ def test_missing_commitment_reinserted_at_time_and_place_with_travel():
     assert any(n.description == "watch TV" and n.start >= jam.end for n in out)
 
 
+def test_a_guest_coming_to_ones_own_home_needs_no_walk_there():
+    """Jonah is at home when Maya comes over: his plan has no "head to Jonah's House" before it."""
+    book = CommitmentBook("Erica")
+    visit = book.add(make_commitment("Maya comes over", DAY_S + 16 * 3600, HOME, "Maya", participants=["Erica"],
+                                     source="heard-from-host", heard_from="Maya"))
+    raw = day_plan([("07:00", "wake up", HOME), ("12:00", "paint", HOME), ("18:00", "watch TV", HOME),
+                    ("22:00", "sleep", HOME)])
+    out = plan_repair(raw, day=1, home=HOME, known_places=PLACES, commitments=book.for_day(1), start_date=START)
+    assert_valid(out, 1)
+    assert [n.description for n in out if n.commitment_id == visit.id] == ["Maya comes over"]
+
+
+def test_steps_split_again_keep_one_step_word_and_whole_words():
+    from garp.mind.planning import step_patterns, step_task
+    for _, tasks in step_patterns("finish up: Maya comes over to apologise to Jonah", 3600):
+        assert not any(t.count("finish up") + t.count("get started") > 1 for t in tasks), tasks
+        assert all(step_task(t) == t or not step_task(t).endswith("apologi") for t in tasks)
+    assert step_task("get started: Maya comes over to apologise to Jonah at home") == \
+        "get started: Maya comes over to apologise to Jonah"
+
+
 def test_travel_lead_covers_the_longest_walk_in_the_bundled_town():
     """Leaving the 'head to' lead before a commitment gets anyone anywhere in town on time."""
     from garp import paths

@@ -158,7 +158,9 @@ def _put_commitment(nodes: list[PlanNode], c: Commitment, d0: float, d1: float) 
                      source="commitment", commitment_id=c.id)
     nodes = _insert(nodes, block)
     lead_start = max(d0, start - COMMITMENT_TRAVEL_LEAD_S)
-    if lead_start < start and not any(_protected(n) and n.end > lead_start and n.start < start for n in nodes):
+    there = any(n.start <= lead_start < n.end and n.place == c.place for n in nodes)  # no walk to where one is
+    if lead_start < start and not there and not any(_protected(n) and n.end > lead_start and n.start < start
+                                                    for n in nodes):
         nodes = _insert(nodes, PlanNode(start=lead_start, end=start, description=f"head to {c.place} for {c.what}",
                                         place=c.place, level="day", source="commitment", commitment_id=c.id))
     return nodes

@@ -247,8 +247,8 @@ class HourlyDecomposition(LMFunction):
     def fallback(self, inputs: DecomposeInputs) -> HourSteps:
         # A fallback of a fallback step must not read "keep on: keep on: ..." in the plan panel.
         base = inputs.activity.removeprefix(KEEP_ON)
-        return HourSteps(steps=[Step(start=hhmm(inputs.start), task=inputs.activity[:50]),
-                                Step(start=hhmm((inputs.start + inputs.end) / 2), task=f"{KEEP_ON}{base}"[:50])])
+        return HourSteps(steps=[Step(start=hhmm(inputs.start), task=step_task(inputs.activity)),
+                                Step(start=hhmm((inputs.start + inputs.end) / 2), task=step_task(f"{KEEP_ON}{base}"))])
 
     def check(self, inputs: DecomposeInputs, out: HourSteps) -> HourSteps:
         _steps_check(inputs, out.steps)
@@ -259,18 +259,24 @@ class HourlyDecomposition(LMFunction):
         out = [Candidate(self.fallback(inputs), f"{inputs.activity}, then keep on", 0.5, "keep on")]
         for source, tasks in step_patterns(inputs.activity.removeprefix(KEEP_ON), inputs.end - inputs.start):
             span = inputs.end - inputs.start
-            steps = [Step(start=hhmm(inputs.start + span * k / len(tasks)), task=t[:50]) for k, t in enumerate(tasks)]
+            steps = [Step(start=hhmm(inputs.start + span * k / len(tasks)), task=step_task(t)) for k, t in enumerate(tasks)]
             if len({st.start for st in steps}) == len(steps):
                 out.append(Candidate(HourSteps(steps=steps), ", then ".join(tasks), 0.6, source))
         return out
 
 
 _MEAL = re.compile(r"\b(breakfast|lunch|dinner|supper|eat|meal|cook)\w*", re.I)
+_STEP_PREFIX = re.compile(r"^(?:(?:get started|finish up): )+", re.I)  # a step split again keeps one
+
+
+def step_task(text: str, limit: int = 50) -> str:
+    """A step's task within Step's 50 characters, cut at a word (never "apologi")."""
+    return text if len(text) <= limit else text[:limit + 1].rsplit(" ", 1)[0].rstrip(",;:")
 
 
 def step_patterns(activity: str, span_s: float) -> list[tuple[str, list[str]]]:
     """Ways to split a block into steps, by what kind of activity it is (sleep is not split)."""
-    a = activity.strip()
+    a = _STEP_PREFIX.sub("", activity.strip())
     if is_sleep(a) or span_s < 20 * 60:
         return []
     if m := _MEAL.search(a):
