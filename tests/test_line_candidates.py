@@ -124,3 +124,11 @@ def test_sympathy_answers_sorrow_but_not_a_negated_one():
     fine = checked_candidates(ConversationLine(), inputs(history=["Jonah: Not bad at all, thank you."]))
     assert not any(c.text in ("I'm sorry to hear that.", "Oh no. Is there anything I can do?") or
                    "Are you all right" in c.text for c in fine)
+
+
+def test_a_goodbye_is_answered_with_a_goodbye_and_an_opening_with_a_greeting():
+    bye = checked_candidates(ConversationLine(), inputs(history=["Tomas: Hi Jonah.", "Jonah: Hello, Tomas.",
+                                                                 "Tomas: Good to catch up, Jonah. See you soon."]))
+    assert bye and all(c.source == "farewell" for c in bye)
+    opened = checked_candidates(ConversationLine(), inputs(history=["Jonah: Oh, Tomas, just the person I hoped to see."]))
+    assert any(c.source == "greeting" for c in opened)

@@ -21,7 +21,7 @@ from garp.engine.lmfunction import Candidate, LMFunction, chat
 from garp.mind.commitments import (
     Commitment, CommitmentExtraction, ExtractionInputs, commitments_from_extraction, parse_time_of_day,
 )
-from garp.mind.line_candidates import line_options
+from garp.mind.line_candidates import FAREWELL, line_options
 from garp.mind.news import ACTS, NewsItem
 
 # --- tunables (paper III-A9) -----------------------------------------------------------------
@@ -29,7 +29,6 @@ MAX_TURNS_EACH = 3  # lines per participant (III-A9: 6 lines in all)
 MAX_LINE_WORDS = 30  # a spoken line is cut to this many words
 LINE_GAME_S = 20.0  # game seconds stamped between lines when no clock is given
 MEMORIES_PER_LINE = 3  # retrieved memories in each line prompt
-_FAREWELL = re.compile(r"\b(bye|goodbye|see you|got to go|gotta go|get going|take care)\b", re.I)
 
 # Prompt wording a small model echoes instead of speaking.
 _SCAFFOLD = re.compile(r"last line|next line|tone to match|conversation so far|write .{0,20}reply|"
@@ -244,7 +243,7 @@ class ConversationSummary(LMFunction):
         for line in inputs.lines:
             who, _, said = line.partition(":")
             said = _cut_words(said.strip().strip('"'), 20)
-            if len(said.split()) < 4 or _FAREWELL.search(said):
+            if len(said.split()) < 4 or FAREWELL.search(said):
                 continue  # greetings, farewells and fillers say nothing about the talk
             text = (f'{head}; {p} said: "{said}"' if who == p else f'{head} and told {p}: "{said}"')[:200]
             timed = parse_time_of_day(said, allow_vague=True) is not None  # an arrangement is worth keeping
@@ -357,7 +356,7 @@ async def run_conversation(a_ctx: SpeakerContext, b_ctx: SpeakerContext, schedul
         tr.end_t = t_line
         if on_line is not None:
             on_line(line)
-        if k >= 1 and _FAREWELL.search(line.text) and k % 2 == 1:
+        if k >= 1 and FAREWELL.search(line.text) and k % 2 == 1:
             break
     return tr
 

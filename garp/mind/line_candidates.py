@@ -43,6 +43,8 @@ _QUESTION = re.compile(r"\?\s*$|\?")
 _HOW_ARE_YOU = re.compile(r"\bhow (are|is|have) (you|things|your day|it going)|how's (it|your|things)|"
                           r"how are you doing|how do you do\b|\b(how|what) about you\?|\band you\?", re.I)
 _ASKED_BACK = re.compile(r"\b(how|what) about you\?|\band you\?", re.I)
+FAREWELL = re.compile(r"\b(bye|goodbye|see you|got to go|gotta go|get going|take care|be off|let you get on)\b",
+                      re.I)
 _APOLOGY = re.compile(r"\b(sorry|apologi[sz]e|my fault|forgive)\b", re.I)
 _INVITE = re.compile(r"\b(would you like to|do you want to|care to join|shall we|are you free)\b[^?]*\?", re.I)
 _SAD = re.compile(r"\b(?<!not )(?<!n't )(?<!not too )(sad|tired|worried|nervous|upset|hard|difficult|lonely|bad|"
@@ -142,12 +144,12 @@ FOLLOW_UPS = ("Oh, really? Tell me more.", "That's good to hear.", "I didn't kno
 CANNED_TURNS = frozenset(HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + SYMPATHY + FOLLOW_UPS)
 
 
-def farewells(i: Any) -> list[str]:
+def farewells(i: Any, n: int = 1) -> list[str]:
     l = i.listener
     pool = [f"I should get going. See you, {l}.", f"It was nice talking, {l}. Take care.",
             f"Well, I'll let you get on. Bye, {l}.", f"Good to catch up, {l}. See you soon.",
             f"I'd better be off. Take care, {l}.", f"Thanks for the chat, {l}. Bye for now."]
-    return stable_pick(fresh(pool, i), turn_key("bye", i))
+    return stable_pick(fresh(pool, i), turn_key("bye", i), n)
 
 
 def answers(i: Any, last: str) -> list[LineOption]:
@@ -203,8 +205,12 @@ def line_options(i: Any) -> list[LineOption]:
         options += [LineOption(f"{opener} {o.text}", o.utility + 0.05, o.source if ":" in o.source else
                                "greeting+" + o.source) for o in options[:3] if o.source.split(":")[0] in
                     ("thought", "purpose", "invite", "relay")]
+    elif FAREWELL.search(last):  # the other is leaving: say goodbye, nothing new
+        return [LineOption(f, U_FAREWELL_LAST, "farewell") for f in farewells(i, 2)]
     else:
         options += answers(i, last)
+    if len(i.history) == 1:  # the other opened: greet them back
+        options += [LineOption(greetings(i)[0], U_ANSWER, "greeting")]
     if i.last_turn:
         options += [LineOption(f, U_FAREWELL_LAST, "farewell") for f in farewells(i)]
     if getattr(i, "reserved", False):  # brief: a reserved speaker's short lines are worth a little more
