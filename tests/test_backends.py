@@ -11,21 +11,24 @@ SCHEMA = {"title": "Greeting", "type": "object",
           "properties": {"mood": {"type": "string", "enum": ["glad", "tired", "busy"]},
                          "line": {"type": "string", "maxLength": 40}},
           "required": ["mood", "line"]}
+# Room for the longest reply the schema allows (40 characters, as digits a token each) and
+# its JSON: a shorter budget can cut a valid reply off mid-string.
+BUDGET = 64
 MESSAGES = [{"role": "system", "content": "You are Ana, a baker in a small town. Reply in JSON."},
             {"role": "user", "content": "Your neighbour Tom says good morning. How do you answer?"}]
 
 
 def test_schema_constrained_completion_validates(llm_backend):
-    c = llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=48, seed=1)
+    c = llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=BUDGET, seed=1)
     assert isinstance(c, Completion) and c.completion_tokens > 0 and c.prompt_tokens > 20
     data = json.loads(c.text)
     assert data["mood"] in {"glad", "tired", "busy"} and len(data["line"]) <= 40
 
 
 def test_deterministic_at_temperature_zero(llm_backend):
-    a = llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=48, seed=7)
+    a = llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=BUDGET, seed=7)
     llm_backend.score_options(MESSAGES, ["hello"])  # scoring in between must not disturb the state
-    b = llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=48, seed=7)
+    b = llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=BUDGET, seed=7)
     assert a.text == b.text
 
 
@@ -79,14 +82,14 @@ def test_two_threads_sharing_one_backend_get_valid_answers(llm_backend):
     and is exact."""
     from concurrent.futures import ThreadPoolExecutor
 
-    expected = llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=32, seed=3).text
+    expected = llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=BUDGET, seed=3).text
     opts = ["hello", "goodbye"]
     expected_scores = llm_backend.score_options(MESSAGES, opts)
 
     def work(i: int):
         if i % 2:
             return llm_backend.score_options(MESSAGES, opts)
-        return llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=32, seed=3).text
+        return llm_backend.complete(MESSAGES, schema=SCHEMA, temperature=0.0, max_tokens=BUDGET, seed=3).text
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(work, range(8)))

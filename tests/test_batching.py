@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -15,7 +16,8 @@ from garp.engine.threads import FairLock, thread_budget
 from garp.errors import GarpError
 
 SCHEMA = {"title": "greeting", "type": "object", "additionalProperties": False,
-          "properties": {"line": {"type": "string", "maxLength": 80}}, "required": ["line"]}
+          "properties": {"line": {"type": "string", "maxLength": 40}}, "required": ["line"]}
+BUDGET = 56  # the longest line or place the schemas allow (40 characters, a token each) and its JSON
 PLACES = ("the bakery", "the park", "the library", "the harbour", "the school", "the cafe", "the pub", "the farm")
 
 
@@ -36,7 +38,8 @@ def test_eight_requests_at_once_each_answer_their_own_prompt(llm_backend):
     def ask(i: int) -> str:
         msgs = [{"role": "system", "content": "Answer with JSON only."},
                 {"role": "user", "content": f"I am standing in {PLACES[i]}. Where am I standing? Give the place."}]
-        return json.loads(llm_backend.complete(msgs, schema=PLACE, max_tokens=30).text)["place"].lower()
+        place = json.loads(llm_backend.complete(msgs, schema=PLACE, max_tokens=BUDGET).text)["place"]
+        return unicodedata.normalize("NFKD", place).encode("ascii", "ignore").decode().lower()  # Café: cafe
 
     with ThreadPoolExecutor(8) as pool:
         answers = list(pool.map(ask, range(8)))
@@ -51,13 +54,13 @@ def test_isolated_engine_repeats_a_run_exactly(llm_backend):
     the same replies, whatever the engine served before (play batches in between)."""
     def run() -> list[str]:
         llm_backend.engine.isolate(True)
-        return [llm_backend.complete(messages(i), schema=SCHEMA, max_tokens=40).text for i in (3, 5, 3)]
+        return [llm_backend.complete(messages(i), schema=SCHEMA, max_tokens=BUDGET).text for i in (3, 5, 3)]
 
     try:
         first = run()
         llm_backend.engine.isolate(False)
         with ThreadPoolExecutor(8) as pool:
-            list(pool.map(lambda i: llm_backend.complete(messages(i), schema=SCHEMA, max_tokens=40), range(8)))
+            list(pool.map(lambda i: llm_backend.complete(messages(i), schema=SCHEMA, max_tokens=BUDGET), range(8)))
         assert run() == first
     finally:
         llm_backend.engine.isolate(False)
@@ -66,7 +69,7 @@ def test_isolated_engine_repeats_a_run_exactly(llm_backend):
 def test_sampled_replies_follow_their_own_seed(llm_backend):
     """At temperature > 0 a lone request's seed decides its reply; batched ones stay valid."""
     def sample(seed: int) -> str:
-        return llm_backend.complete(messages(0), schema=SCHEMA, temperature=0.9, max_tokens=40, seed=seed).text
+        return llm_backend.complete(messages(0), schema=SCHEMA, temperature=0.9, max_tokens=BUDGET, seed=seed).text
 
     assert sample(11) == sample(11)
     with ThreadPoolExecutor(4) as pool:
@@ -78,7 +81,7 @@ def test_scoring_waits_between_batch_steps_and_is_unchanged(llm_backend):
     opts = ["hello there", "go away"]
     expected = llm_backend.score_options(messages(1), opts)
     with ThreadPoolExecutor(6) as pool:
-        gen = [pool.submit(llm_backend.complete, messages(i), schema=SCHEMA, max_tokens=40) for i in range(4)]
+        gen = [pool.submit(llm_backend.complete, messages(i), schema=SCHEMA, max_tokens=BUDGET) for i in range(4)]
         scores = [pool.submit(llm_backend.score_options, messages(1), opts) for _ in range(2)]
         assert all(s.result() == pytest.approx(expected, abs=1e-4) for s in scores)
         assert all(json.loads(g.result().text) for g in gen)
@@ -93,7 +96,7 @@ def test_a_request_the_cache_cannot_hold_fails_alone(llm_backend):
 
     with pytest.raises(GarpError, match="does not fit"):
         engine.submit(Generation(huge, 8))
-    assert json.loads(llm_backend.complete(messages(2), schema=SCHEMA, max_tokens=40).text)
+    assert json.loads(llm_backend.complete(messages(2), schema=SCHEMA, max_tokens=BUDGET).text)
 
 
 def test_backend_says_how_many_requests_it_takes_at_once(llm_backend):

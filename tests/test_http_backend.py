@@ -32,14 +32,14 @@ def test_schema_completion_over_http(server_url):
         assert backend.stats()[0]["form"] == "json_object" and backend.stats()[0]["enforced"]
         msgs = [{"role": "system", "content": "You are Ana, a baker. Reply in JSON."},
                 {"role": "user", "content": "Tom says hello. Answer briefly."}]
-        c = backend.complete(msgs, schema=SCHEMA, max_tokens=48, seed=1)
+        c = backend.complete(msgs, schema=SCHEMA, max_tokens=64, seed=1)
         data = json.loads(c.text)
         assert data["mood"] in {"glad", "tired", "busy"} and c.completion_tokens > 0
         assert backend.model_id == f"server:{server_url}:smollm2"
         out, rec = run_function(Greet(), {"name": "Tom"}, backend, agent="Ana")
         assert isinstance(out, Reply) and not rec.fallback_used
         scores = backend.score_options([{"role": "user", "content": "What is the opposite of hot?"}],
-                                       ["cold", "purple sandwich engine"])
+                                       ["cold", "purple sandwich engine"], prefix="The opposite of hot is")
         assert scores[0] > scores[1]
     finally:
         backend.close()

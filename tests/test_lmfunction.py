@@ -17,7 +17,7 @@ class Reply(BaseModel):
 class Greet(LMFunction):
     name = "greet"
     Output = Reply
-    max_tokens = 40
+    max_tokens = 64  # the longest line the schema allows (40 characters, a token each) and its JSON
 
     def messages(self, inputs, reasoning):
         return [{"role": "system", "content": "You are Ana, a baker. Reply in JSON."},
