@@ -27,6 +27,18 @@ def sentences(text: str) -> list[str]:
     return merged
 
 
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def is_prose(text: str) -> bool:
+    """Reads as a statement: three words or more, two of them of three letters or more, and
+    letters make up most of the text ('Sam is kind' does; 'A: 1, A: 2, A: 3', '12:30am,
+    11:30am' and 'Jake's House' do not)."""
+    chars = [c for c in text if not c.isspace()]
+    letters = sum(c.isalpha() for c in chars)
+    return len(text.split()) >= 3 and len(_WORD.findall(text)) >= 2 and letters >= 0.6 * len(chars)
+
+
 def listed(items: list[str]) -> str:
     """'a', 'a and b', 'a, b and c'."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -77,6 +77,14 @@ def test_reflection_output_checks():
                       {"statement": "I practised the piano.", "evidence": [2]},
                       {"statement": "Lena values routine", "evidence": [9]}]}))
     assert [(i.statement, i.evidence) for i in out.insights] == [("Lena has friends who value her music", [1, 2])]
+    # what the small model writes when it loses the thread is not stored as a thought
+    for junk in ("A: 1, A: 2, A: 3, A: 4, A: 5, A: 6,", "Jake's House", "12:30am, 11:30am, 12:30am"):
+        with pytest.raises(ValueError):
+            Insights().check(ii, InsightReply.model_validate({"insights": [{"statement": junk, "evidence": [1]}]}))
+        with pytest.raises(ValueError):
+            FocalPoints().check(fi, FocalReply(questions=[junk]))
+    assert Insights().check(ii, InsightReply.model_validate(
+        {"insights": [{"statement": "Ludwig is kind", "evidence": [1]}]})).insights[0].statement == "Ludwig is kind"
 
 
 def test_reflection_without_model_resets_and_consolidates(store, embedder):

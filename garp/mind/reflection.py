@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, StringConstraints
 from garp.engine.lmfunction import CallRecord, LMFunction, chat
 from garp.mind.emotion import consolidate
 from garp.mind.memory import AgentMemory
+from garp.textclean import is_prose
 
 # --- tunables (paper III-A10; the rest are ours) ------------------------------------------
 RECENT_FOR_FOCUS = 12       # recent memories shown when choosing focal points
@@ -104,7 +105,8 @@ class FocalPoints(LMFunction[FocalInputs, FocalReply]):
         seen, questions = set(), []
         for q in out.questions:
             q = _clean(q)
-            if 8 <= len(q) <= TEXT_CHARS and q.lower() not in seen and not _copies(q, inputs.memories):
+            if (8 <= len(q) <= TEXT_CHARS and is_prose(q) and q.lower() not in seen
+                    and not _copies(q, inputs.memories)):
                 seen.add(q.lower())
                 questions.append(q)
         if not questions:
@@ -134,12 +136,13 @@ class Insights(LMFunction[InsightInputs, InsightReply]):
         return InsightReply.model_construct(insights=[])  # "no insights": valid by declaration
 
     def check(self, inputs: InsightInputs, out: InsightReply) -> InsightReply:
-        """Keep insights with a statement and at least one valid evidence number (1-based)."""
+        """Keep insights whose statement is prose (the small model also writes 'A: 1, A: 2, ...')
+        with at least one valid evidence number (1-based)."""
         kept = []
         for ins in out.insights:
             statement = _clean(ins.statement)[:TEXT_CHARS]
             evidence = sorted({e for e in ins.evidence if 1 <= e <= len(inputs.memories)})
-            if len(statement) >= 8 and evidence and not _copies(statement, inputs.memories):
+            if is_prose(statement) and evidence and not _copies(statement, inputs.memories):
                 kept.append(Insight(statement=statement, evidence=evidence))
         if not kept:
             raise ValueError("no insight with a statement and valid evidence")

@@ -29,7 +29,7 @@ from garp.scenario.loader import list_scenarios, load_scenario
 REPLY_CACHE = paths.SCENARIOS / "replies" / "replies.sqlite"  # committed recording
 # Scenarios whose committed recording covers only their first game hours: a replay of the
 # recording stops there (a live or recording run goes the whole way). README: Known limits.
-RECORDED_HOURS: dict[str, float] = {"town": 14.0}  # 06:00-20:00: the rank-mode recording stopped at 21:26
+RECORDED_HOURS: dict[str, float] = {"town": 6.0}  # 06:00-12:00: what the Q4_0 recording had time for
 
 
 def variants(name: str) -> list[tuple[str, str | None]]:
