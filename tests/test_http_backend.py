@@ -10,6 +10,7 @@ from garp.engine.local_server import LocalServer, free_port
 from garp.engine.lmfunction import run_function
 from garp.engine.scheduler import InferenceScheduler
 from garp.errors import GarpError
+from test_backends import BUDGET, SCHEMA
 from test_lmfunction import Greet, Reply
 
 
@@ -20,11 +21,6 @@ def server_url(bundled_model_spec, tmp_path_factory):
         yield server.url
 
 
-SCHEMA = {"title": "Greeting", "type": "object",
-          "properties": {"mood": {"type": "string", "enum": ["glad", "tired", "busy"]},
-                         "line": {"type": "string", "maxLength": 40}}, "required": ["mood", "line"]}
-
-
 def test_schema_completion_over_http(server_url):
     backend = OpenAIHTTPBackend(server_url, model="smollm2")
     try:
@@ -32,7 +28,7 @@ def test_schema_completion_over_http(server_url):
         assert backend.stats()[0]["form"] == "json_object" and backend.stats()[0]["enforced"]
         msgs = [{"role": "system", "content": "You are Ana, a baker. Reply in JSON."},
                 {"role": "user", "content": "Tom says hello. Answer briefly."}]
-        c = backend.complete(msgs, schema=SCHEMA, max_tokens=64, seed=1)
+        c = backend.complete(msgs, schema=SCHEMA, max_tokens=BUDGET, seed=1)
         data = json.loads(c.text)
         assert data["mood"] in {"glad", "tired", "busy"} and c.completion_tokens > 0
         assert backend.model_id == f"server:{server_url}:smollm2"

@@ -105,8 +105,7 @@ class FocalPoints(LMFunction[FocalInputs, FocalReply]):
         seen, questions = set(), []
         for q in out.questions:
             q = _clean(q)
-            if (8 <= len(q) <= TEXT_CHARS and is_prose(q) and q.lower() not in seen
-                    and not _copies(q, inputs.memories)):
+            if len(q) <= TEXT_CHARS and is_prose(q) and q.lower() not in seen and not _copies(q, inputs.memories):
                 seen.add(q.lower())
                 questions.append(q)
         if not questions:
