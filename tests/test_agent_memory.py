@@ -35,6 +35,26 @@ def test_urgent_thoughts_fifo_and_counter(store, embedder):
     assert mem.reflection_due()
 
 
+def test_urgent_thoughts_keep_the_order_memories_were_formed_in_not_the_order_scores_land(store, embedder):
+    """Concurrent poignancy scores land in any order; a replay (and a resumed save) must see the
+    same urgent thoughts, so the buffer orders by formation and keeps the newest three."""
+    mem = AgentMemory("Jonah", store, embedder)
+    recs = mem.seed(_persona_with_worries(4), t=0.0)  # formed in order, their scores not yet in
+    for rec in reversed(recs):  # the last formed is scored first
+        mem._scored(rec, 9, count=False)
+    assert list(mem.urgent_thoughts) == ["worry number 1", "worry number 2", "worry number 3"]
+    again = AgentMemory("Jonah", store, embedder)
+    again.restore(mem.state())
+    asyncio.run(again.remember("a new worry", t=5.0, type="thought", poignancy=9))
+    assert list(again.urgent_thoughts) == ["worry number 2", "worry number 3", "a new worry"]
+
+
+def _persona_with_worries(n: int):
+    from garp.mind.persona import Persona
+    return Persona(name="Jonah", age=36, personality="Jonah paints.", home="Jonah's House",
+                   seed_memories=[{"text": f"worry number {i}"} for i in range(n)])
+
+
 def test_no_scheduler_scores_with_the_fallback(store, embedder):
     mem = AgentMemory("Oliver", store, embedder, scheduler=None)
     rec = asyncio.run(mem.remember("ate a sandwich", t=5.0, type="event", emotion="Content", intensity=0.7,

@@ -96,6 +96,23 @@ def test_fallback_nudge_and_unusable_reply():
     assert RelationshipAppraisal.temperature == 0.0
 
 
+SMALL_TALK = [("Maya", "Oh, Jonah, just the person I hoped to see."), ("Jonah", "There you are, Maya."),
+              ("Maya", "Fair enough."), ("Jonah", "Well, there you go."),
+              ("Maya", "Good to catch up, Jonah. See you soon."), ("Jonah", "I'd better be off. Take care, Maya.")]
+
+
+def test_a_talk_of_nothing_but_small_talk_moves_a_view_only_a_little():
+    """The model once judged the exchange above 'much colder' (-0.45) and undid an apology: greetings,
+    stock replies and goodbyes may change sentiment and trust by a little at most, either way."""
+    cold = RelationshipReply(reason="He saw her differently", sentiment="much colder", trust="much less trusting")
+    ch = view().apply("Maya", cold, t=1.0, lines=SMALL_TALK)
+    assert ch.sentiment == pytest.approx(-0.1) and ch.trust == pytest.approx(-0.1)
+    warm = RelationshipReply(reason="A lovely chat", sentiment="much warmer", trust="unchanged")
+    assert 0 < view().apply("Maya", warm, t=1.0, lines=SMALL_TALK).sentiment <= 0.1 + 1e-9
+    said_something = SMALL_TALK[:2] + [("Maya", "I lied to you about the money, Jonah.")]
+    assert view().apply("Maya", cold, t=1.0, lines=said_something).sentiment == pytest.approx(-0.45)
+
+
 def test_strangers_and_preseeding():
     v = Relationships("Sam")
     r = v.get_or_meet("Greta", t=10.0)

@@ -21,7 +21,7 @@ from garp.engine.lmfunction import Candidate, LMFunction, chat
 from garp.mind.commitments import (
     Commitment, CommitmentExtraction, ExtractionInputs, commitments_from_extraction, parse_time_of_day,
 )
-from garp.mind.line_candidates import FAREWELL, line_options
+from garp.mind.line_candidates import FAREWELL, fallback_lines, line_options
 from garp.mind.news import ACTS, NewsItem
 
 # --- tunables (paper III-A9) -----------------------------------------------------------------
@@ -155,9 +155,9 @@ class ConversationLine(LMFunction):
 
     def fallback(self, inputs: LineInputs) -> LineOut:
         said = {_norm(h.split(":", 1)[-1]) for h in inputs.history}
-        options = ([f"I should get going. See you, {inputs.listener}."] if inputs.last_turn else []) + [
-            f"Hi {inputs.listener}, how are you doing?" if not inputs.history else "I see. Good to talk with you.",
-            "Mm, that makes sense.", "Right. Anyway, nice to catch up.", f"Take care, {inputs.listener}."]
+        hello, *rest = fallback_lines(inputs.listener)
+        options = ([f"I should get going. See you, {inputs.listener}."] if inputs.last_turn else []) + (
+            [hello, *rest[1:]] if not inputs.history else rest)
         return LineOut(line=next((o for o in options if _norm(o) not in said), options[-1]))
 
     def check(self, inputs: LineInputs, out: LineOut) -> LineOut:

@@ -118,17 +118,20 @@ def tellable(memory: str, speaker: str) -> bool:
 
 
 # --- the kinds of line ----------------------------------------------------------------------
-def greetings(i: Any) -> list[str]:
-    s, l, fam = i.speaker, i.listener, float(getattr(i, "familiarity", 0.5))
-    if fam < 0.15:
-        pool = [f"Hello, I'm {s}. I don't think we've met.", f"Hi there, I'm {s}. Nice to meet you.",
+def greeting_pool(s: str, l: str, familiarity: float) -> list[str]:
+    """Openings that fit how well speaker `s` knows listener `l`."""
+    if familiarity < 0.15:
+        return [f"Hello, I'm {s}. I don't think we've met.", f"Hi there, I'm {s}. Nice to meet you.",
                 f"Good to meet you, I'm {s}."]
-    elif fam < 0.6:
-        pool = [f"Hi {l}, good to see you.", f"Hello {l}, how are you today?", f"Oh, hello {l}!",
+    if familiarity < 0.6:
+        return [f"Hi {l}, good to see you.", f"Hello {l}, how are you today?", f"Oh, hello {l}!",
                 f"Hi {l}. How has your day been?"]
-    else:
-        pool = [f"Hey {l}! How are you doing?", f"{l}! Good to see you.", f"There you are, {l}.",
-                f"Hi {l}, how's your day going?", f"Oh, {l}, just the person I hoped to see."]
+    return [f"Hey {l}! How are you doing?", f"{l}! Good to see you.", f"There you are, {l}.",
+            f"Hi {l}, how's your day going?", f"Oh, {l}, just the person I hoped to see."]
+
+
+def greetings(i: Any) -> list[str]:
+    pool = greeting_pool(i.speaker, i.listener, float(getattr(i, "familiarity", 0.5)))
     return stable_pick(fresh(pool, i), turn_key("greet", i))  # one: the model would pick its favourite every time
 
 
@@ -142,14 +145,31 @@ FOLLOW_UPS = ("Oh, really? Tell me more.", "That's good to hear.", "I didn't kno
               "Good for you.", "Funny you should say that.", "I hadn't thought of it that way.",
               "Oh, is that so?", "Fair enough.", "Oh, that's nice.", "Well, there you go.")
 CANNED_TURNS = frozenset(HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + SYMPATHY + FOLLOW_UPS)
+SMALL_TALK = HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + FOLLOW_UPS  # sympathy says something: it cares
+
+
+def farewell_pool(l: str) -> list[str]:
+    return [f"I should get going. See you, {l}.", f"It was nice talking, {l}. Take care.",
+            f"Well, I'll let you get on. Bye, {l}.", f"Good to catch up, {l}. See you soon.",
+            f"I'd better be off. Take care, {l}.", f"Thanks for the chat, {l}. Bye for now."]
 
 
 def farewells(i: Any, n: int = 1) -> list[str]:
-    l = i.listener
-    pool = [f"I should get going. See you, {l}.", f"It was nice talking, {l}. Take care.",
-            f"Well, I'll let you get on. Bye, {l}.", f"Good to catch up, {l}. See you soon.",
-            f"I'd better be off. Take care, {l}.", f"Thanks for the chat, {l}. Bye for now."]
-    return stable_pick(fresh(pool, i), turn_key("bye", i), n)
+    return stable_pick(fresh(farewell_pool(i.listener), i), turn_key("bye", i), n)
+
+
+def is_small_talk(text: str, speaker: str, listener: str) -> bool:
+    """A greeting, a goodbye, a stock reply or a code fallback line: it tells the listener nothing."""
+    said = _plain(text)
+    pools = [*(greeting_pool(speaker, listener, f) for f in (0.0, 0.3, 0.9)), farewell_pool(listener),
+             SMALL_TALK, fallback_lines(listener)]
+    return any(_plain(line) == said for pool in pools for line in pool)
+
+
+def fallback_lines(listener: str) -> list[str]:
+    """What code says when no line could be made (dialogue.ConversationLine.fallback), in its order."""
+    return [f"Hi {listener}, how are you doing?", "I see. Good to talk with you.", "Mm, that makes sense.",
+            "Right. Anyway, nice to catch up.", f"Take care, {listener}."]
 
 
 def answers(i: Any, last: str) -> list[LineOption]:

@@ -89,6 +89,11 @@ class AgentMemory:
         self.scheduler = scheduler
         self.personality_text = personality_text
         self.urgent_thoughts: deque[str] = deque(maxlen=URGENT_CAPACITY)
+        # Urgent thoughts are kept in the order their memories were formed, not the order their
+        # scores arrive (concurrent scores land in any order, and a replay must see the same list).
+        self._formed = 0
+        self._order: dict[str, int] = {}  # memory id -> formation order, until its score lands
+        self._urgent_order: dict[str, int] = {}  # urgent thought -> formation order
         self.poignancy_since_reflection = 0
         self.last_reflection_t: float | None = None
         self.calls: list[CallRecord] = []     # poignancy calls, newest last (bounded)
@@ -103,10 +108,12 @@ class AgentMemory:
                        header: str = "") -> MemoryRecord:
         """Write now with a provisional poignancy; the model's score arrives asynchronously
         (before returning when `score_inline`)."""
+        order = self._next_order()  # before the await: the order remember() was called in
         vec = (await self.embedder.aembed([description]))[0]
         rec = self._make(description, t=t, type=type, location=location, emotion=emotion, intensity=intensity,
                          subject=subject, predicate=predicate, object=object, evidence=evidence,
                          poignancy=poignancy, header=header)
+        self._order[rec.id] = order
         self.store.add(rec, vec)
         if poignancy is not None:
             self._scored(rec, rec.poignancy, count=True)
@@ -137,6 +144,7 @@ class AgentMemory:
         for s, vec in zip(seeds, vecs, strict=True):
             rec = self._make(s.text, t=t, type=s.type, poignancy=s.poignancy, intensity=0.0,
                              header=s.condition or "")
+            self._order[rec.id] = self._next_order()
             self.store.add(rec, vec)
             if s.poignancy is not None:
                 self._scored(rec, s.poignancy, count=False)
@@ -178,13 +186,24 @@ class AgentMemory:
             self.errors.append(f"poignancy for {rec.id}: {type(e).__name__}: {e}")
             log.warning("poignancy scoring failed for %s: %s", self.owner, e)
 
+    def _next_order(self) -> int:
+        self._formed += 1
+        return self._formed
+
     def _scored(self, rec: MemoryRecord, rating: int, count: bool) -> None:
+        order = self._order.pop(rec.id, None)
         if count:
             self.poignancy_since_reflection += rating
         if rating >= URGENT_POIGNANCY:
-            if rec.description in self.urgent_thoughts:
-                self.urgent_thoughts.remove(rec.description)
-            self.urgent_thoughts.append(rec.description)
+            kept = {d: self._urgent_order.get(d, 0) for d in self.urgent_thoughts}
+            kept[rec.description] = order if order is not None else self._next_order()
+            self._set_urgent(sorted(kept, key=kept.__getitem__), kept)
+
+    def _set_urgent(self, thoughts: list[str], order: dict[str, int]) -> None:
+        """The newest URGENT_CAPACITY of `thoughts` (oldest first), with their formation order."""
+        self.urgent_thoughts.clear()
+        self.urgent_thoughts.extend(thoughts)
+        self._urgent_order = {d: order[d] for d in self.urgent_thoughts}
 
     @property
     def pending(self) -> int:
@@ -204,8 +223,8 @@ class AgentMemory:
                 "calls": [c.to_dict() for c in self.calls], "errors": list(self.errors)}
 
     def restore(self, data: dict[str, Any]) -> None:
-        self.urgent_thoughts.clear()
-        self.urgent_thoughts.extend(data["urgent_thoughts"])
+        saved = list(data["urgent_thoughts"])  # oldest first, formed before anything after the resume
+        self._set_urgent(saved, {d: i - len(saved) for i, d in enumerate(saved)})
         self.personality_text = data["personality_text"]
         self.poignancy_since_reflection = int(data["poignancy_since_reflection"])
         self.last_reflection_t = data["last_reflection_t"]

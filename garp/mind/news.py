@@ -90,12 +90,13 @@ class EventKnowledge:
 
     def state(self) -> dict:
         return {"known": [e.model_dump(mode="json") for e in self.known.values()], "told": sorted(self.told),
-                "said": {k: list(v) for k, v in self.said.items()}}
+                "said": {k: list(v) for k, v in self.said.items()}, "lately": list(self.lately)}
 
     def restore(self, data: dict) -> None:
         self.known = {e["id"]: Commitment.model_validate(e) for e in data.get("known", [])}
         self.told = {(a, b) for a, b in data.get("told", [])}
         self.said = {k: list(v) for k, v in data.get("said", {}).items()}
+        self.lately = list(data.get("lately", []))
 
 
 def heard(event: Commitment, listener: str, speaker: str, t: float) -> Commitment:

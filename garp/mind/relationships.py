@@ -16,6 +16,7 @@ from typing import Annotated, Any, Callable, Iterable, Iterator, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from garp.engine.lmfunction import CallRecord, LMFunction, chat
+from garp.mind.line_candidates import is_small_talk
 
 # --- tunables (paper III-A6) ----------------------------------------------------------
 SENTIMENT_CHANGES: dict[str, float] = {   # named change -> sentiment delta
@@ -37,6 +38,7 @@ STRANGER_TRUST = 0.5
 STRANGER_SENTIMENT = 0.0
 STRANGER_BELOW = 0.2           # familiarity under which the other is treated as a stranger (ours)
 APOLOGY_FLOOR = 0.3            # the apology scenes' minimum sentiment gain
+SMALL_TALK_CHANGE = 0.1        # |sentiment| and |trust| change a talk of nothing but small talk may make
 # Anchored pattern (the grammar supports it): one capitalised line, bounded so that the
 # reason cannot eat the token budget before the two named changes are written.
 REASON_PATTERN = r"^[A-Z][^\"\\\n]{8,80}$"
@@ -293,6 +295,18 @@ def _clamp(v: float, lo: float, hi: float) -> float:
     return max(lo, min(hi, v))
 
 
+def small_talk_bound(owner: str, partner: str, lines: Iterable[tuple[str, str]], ds: float,
+                     dt: float) -> tuple[float, float]:
+    """The model's named changes, held to "a little" when every line was a greeting, a goodbye or a
+    stock reply: the rule the prompt states, which a small model does not keep ('much colder' after
+    "There you are, Maya." / "Fair enough.")."""
+    spoken = [(speaker, text) for speaker, text in lines if text.strip()]
+    if not spoken or not all(is_small_talk(text, speaker, partner if speaker == owner else owner)
+                             for speaker, text in spoken):
+        return ds, dt
+    return (_clamp(ds, -SMALL_TALK_CHANGE, SMALL_TALK_CHANGE), _clamp(dt, -SMALL_TALK_CHANGE, SMALL_TALK_CHANGE))
+
+
 class Relationships:
     """One character's view of everyone they know. `personality` (a CompiledPersonality) drives
     warmth scaling; `hooks` are the simulation's active scene hooks."""
@@ -357,7 +371,8 @@ class Relationships:
         if reply is None:
             ds, dt, df = FALLBACK_DELTAS
         else:
-            ds, dt = SENTIMENT_CHANGES[reply.sentiment], TRUST_CHANGES[reply.trust]
+            ds, dt = small_talk_bound(self.owner, partner, lines, SENTIMENT_CHANGES[reply.sentiment],
+                                      TRUST_CHANGES[reply.trust])
             df = FAMILIARITY_GAIN * (1.0 - rel.familiarity)
         ctx = AppraisalContext(self.owner, partner, list(lines), ds, dt, df, purpose=purpose, arranged_by=arranged_by)
         if self.hooks is not None:
