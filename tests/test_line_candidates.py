@@ -46,6 +46,14 @@ def test_replies_answer_the_last_line():
     assert "I'd like that very much." in invited
 
 
+def test_the_speakers_own_places_are_theirs_after_the_listener_is_named():
+    """A recorded jam_session had Erica say "I talked to you at Erica's House at 18:00."."""
+    assert spoken("Erica wants to play with Ludwig at Erica's House", "Erica", "Ludwig") == \
+        "I want to play with you at my house."
+    lines = texts(inputs(history=["Jonah: Hi."], memories=["Tomas talked to Jonah at Tomas's House at 18:00"]))
+    assert not any("talked to" in t for t in lines)
+
+
 def test_memories_become_lines_but_bookkeeping_does_not():
     i = inputs(history=["Jonah: The school roof leaks again."],
                memories=["Tomas fixed the school roof on Monday", "the dining table in Greta's House is in use by Sam",

@@ -37,7 +37,7 @@ U_OVERLAP = 0.3           # bonus per share of the last line's content words a m
 # Memories that are the world's bookkeeping or the mind's own records, not something a person tells
 # a friend: object states, who was seen where, earlier conversations, the day's plan, interviews.
 _NOT_TOLD = re.compile(r"\b(is in use|is idle|is free|is empty|is being used|nearby|is off|is on)\b|"
-                       r"\b(sees|saw|noticed|notices|talked with|talks with|plan for|was interviewed)\b|"
+                       r"\b(sees|saw|noticed|notices|talked (?:with|to)|talks (?:with|to)|plan for|was interviewed)\b|"
                        r"\b(said|says|told \w+):", re.I)
 _QUESTION = re.compile(r"\?\s*$|\?")
 _HOW_ARE_YOU = re.compile(r"\bhow (are|is|have) (you|things|your day|it going)|how's (it|your|things)|"
@@ -98,7 +98,8 @@ def spoken(text: str, speaker: str, listener: str) -> str:
     named = re.search(rf"\b{re.escape(listener)}\b", text)
     if named and text.startswith(speaker):  # the speaker's own "her"/"his" come before the listener is named
         head = first_person(text[:named.start()], speaker, pronouns=True)
-        line = to_listener(head + " " + text[named.start():], listener)
+        tail = first_person(text[named.start():], speaker)  # "... at Erica's House" -> "... at my house"
+        line = to_listener(head + " " + tail, listener)
     else:
         line = to_listener(memory_in_first_person(text, speaker), listener)
     line = " ".join(line.split())
