@@ -155,9 +155,8 @@ class ConversationLine(LMFunction):
 
     def fallback(self, inputs: LineInputs) -> LineOut:
         said = {_norm(h.split(":", 1)[-1]) for h in inputs.history}
-        hello, *rest = fallback_lines(inputs.listener)
-        options = ([f"I should get going. See you, {inputs.listener}."] if inputs.last_turn else []) + (
-            [hello, *rest[1:]] if not inputs.history else rest)
+        options = ([f"I should get going. See you, {inputs.listener}."] if inputs.last_turn else []) + \
+            fallback_lines(inputs.listener, opening=not inputs.history)
         return LineOut(line=next((o for o in options if _norm(o) not in said), options[-1]))
 
     def check(self, inputs: LineInputs, out: LineOut) -> LineOut:

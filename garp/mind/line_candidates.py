@@ -119,20 +119,22 @@ def tellable(memory: str, speaker: str) -> bool:
 
 
 # --- the kinds of line ----------------------------------------------------------------------
-def greeting_pool(s: str, l: str, familiarity: float) -> list[str]:
-    """Openings that fit how well speaker `s` knows listener `l`."""
-    if familiarity < 0.15:
-        return [f"Hello, I'm {s}. I don't think we've met.", f"Hi there, I'm {s}. Nice to meet you.",
-                f"Good to meet you, I'm {s}."]
-    if familiarity < 0.6:
-        return [f"Hi {l}, good to see you.", f"Hello {l}, how are you today?", f"Oh, hello {l}!",
-                f"Hi {l}. How has your day been?"]
-    return [f"Hey {l}! How are you doing?", f"{l}! Good to see you.", f"There you are, {l}.",
-            f"Hi {l}, how's your day going?", f"Oh, {l}, just the person I hoped to see."]
+GREETING_TIERS = (0.15, 0.6)  # familiarity below which one greets a stranger, then an acquaintance
+
+
+def greeting_pools(s: str, l: str) -> list[list[str]]:
+    """Openings speaker `s` may use with listener `l`: to a stranger, an acquaintance, a friend."""
+    return [[f"Hello, I'm {s}. I don't think we've met.", f"Hi there, I'm {s}. Nice to meet you.",
+             f"Good to meet you, I'm {s}."],
+            [f"Hi {l}, good to see you.", f"Hello {l}, how are you today?", f"Oh, hello {l}!",
+             f"Hi {l}. How has your day been?"],
+            [f"Hey {l}! How are you doing?", f"{l}! Good to see you.", f"There you are, {l}.",
+             f"Hi {l}, how's your day going?", f"Oh, {l}, just the person I hoped to see."]]
 
 
 def greetings(i: Any) -> list[str]:
-    pool = greeting_pool(i.speaker, i.listener, float(getattr(i, "familiarity", 0.5)))
+    tier = sum(float(getattr(i, "familiarity", 0.5)) >= bound for bound in GREETING_TIERS)
+    pool = greeting_pools(i.speaker, i.listener)[tier]
     return stable_pick(fresh(pool, i), turn_key("greet", i))  # one: the model would pick its favourite every time
 
 
@@ -162,15 +164,15 @@ def farewells(i: Any, n: int = 1) -> list[str]:
 def is_small_talk(text: str, speaker: str, listener: str) -> bool:
     """A greeting, a goodbye, a stock reply or a code fallback line: it tells the listener nothing."""
     said = _plain(text)
-    pools = [*(greeting_pool(speaker, listener, f) for f in (0.0, 0.3, 0.9)), farewell_pool(listener),
-             SMALL_TALK, fallback_lines(listener)]
+    pools = [*greeting_pools(speaker, listener), farewell_pool(listener), SMALL_TALK,
+             fallback_lines(listener, opening=True), fallback_lines(listener, opening=False)]
     return any(_plain(line) == said for pool in pools for line in pool)
 
 
-def fallback_lines(listener: str) -> list[str]:
+def fallback_lines(listener: str, *, opening: bool) -> list[str]:
     """What code says when no line could be made (dialogue.ConversationLine.fallback), in its order."""
-    return [f"Hi {listener}, how are you doing?", "I see. Good to talk with you.", "Mm, that makes sense.",
-            "Right. Anyway, nice to catch up.", f"Take care, {listener}."]
+    first = f"Hi {listener}, how are you doing?" if opening else "I see. Good to talk with you."
+    return [first, "Mm, that makes sense.", "Right. Anyway, nice to catch up.", f"Take care, {listener}."]
 
 
 def answers(i: Any, last: str) -> list[LineOption]:

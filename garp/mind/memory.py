@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -88,12 +87,11 @@ class AgentMemory:
         self.embedder = embedder
         self.scheduler = scheduler
         self.personality_text = personality_text
-        self.urgent_thoughts: deque[str] = deque(maxlen=URGENT_CAPACITY)
         # Urgent thoughts are kept in the order their memories were formed, not the order their
         # scores arrive (concurrent scores land in any order, and a replay must see the same list).
+        self._urgent: list[tuple[int, str]] = []  # (formation order, thought), oldest first
         self._formed = 0
         self._order: dict[str, int] = {}  # memory id -> formation order, until its score lands
-        self._urgent_order: dict[str, int] = {}  # urgent thought -> formation order
         self.poignancy_since_reflection = 0
         self.last_reflection_t: float | None = None
         self.calls: list[CallRecord] = []     # poignancy calls, newest last (bounded)
@@ -195,15 +193,14 @@ class AgentMemory:
         if count:
             self.poignancy_since_reflection += rating
         if rating >= URGENT_POIGNANCY:
-            kept = {d: self._urgent_order.get(d, 0) for d in self.urgent_thoughts}
-            kept[rec.description] = order if order is not None else self._next_order()
-            self._set_urgent(sorted(kept, key=kept.__getitem__), kept)
+            entry = (order if order is not None else self._next_order(), rec.description)
+            others = [u for u in self._urgent if u[1] != rec.description]
+            self._urgent = sorted(others + [entry])[-URGENT_CAPACITY:]
 
-    def _set_urgent(self, thoughts: list[str], order: dict[str, int]) -> None:
-        """The newest URGENT_CAPACITY of `thoughts` (oldest first), with their formation order."""
-        self.urgent_thoughts.clear()
-        self.urgent_thoughts.extend(thoughts)
-        self._urgent_order = {d: order[d] for d in self.urgent_thoughts}
+    @property
+    def urgent_thoughts(self) -> list[str]:
+        """The newest URGENT_CAPACITY urgent thoughts, oldest first (III-A9)."""
+        return [thought for _, thought in self._urgent]
 
     @property
     def pending(self) -> int:
@@ -224,7 +221,7 @@ class AgentMemory:
 
     def restore(self, data: dict[str, Any]) -> None:
         saved = list(data["urgent_thoughts"])  # oldest first, formed before anything after the resume
-        self._set_urgent(saved, {d: i - len(saved) for i, d in enumerate(saved)})
+        self._urgent = [(i - len(saved), thought) for i, thought in enumerate(saved)]
         self.personality_text = data["personality_text"]
         self.poignancy_since_reflection = int(data["poignancy_since_reflection"])
         self.last_reflection_t = data["last_reflection_t"]
