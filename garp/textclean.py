@@ -28,15 +28,20 @@ def sentences(text: str) -> list[str]:
 
 
 _WORD = re.compile(r"[^\W\d_]{3,}")
+# A statement does not stop on an article, a conjunction or a pronoun still waiting for its verb
+# (a model that ran out of tokens: "...; she looks exhausted; she's.").
+_DANGLING = re.compile(r"\b(a|an|the|and|or|but|because|very|(?:she|he|it|they|you|we|that|there)'(?:s|re)|i'm)"
+                       r"\W*$", re.I)
 
 
 def is_prose(text: str) -> bool:
     """Reads as a statement: three words or more, two of them of three letters or more, and
     letters make up most of the text ('Sam is kind' does; 'A: 1, A: 2, A: 3', '12:30am,
-    11:30am' and 'Jake's House' do not)."""
+    11:30am', 'Jake's House' and 'she is tired; she's.' do not)."""
     chars = [c for c in text if not c.isspace()]
     letters = sum(c.isalpha() for c in chars)
-    return len(text.split()) >= 3 and len(_WORD.findall(text)) >= 2 and letters >= 0.6 * len(chars)
+    return len(text.split()) >= 3 and len(_WORD.findall(text)) >= 2 and letters >= 0.6 * len(chars) \
+        and not _DANGLING.search(text.replace("\u2019", "'"))
 
 
 def listed(items: list[str]) -> str:

@@ -98,7 +98,10 @@ def test_reflection_output_checks():
                       {"statement": "Lena values routine", "evidence": [9]}]}))
     assert [(i.statement, i.evidence) for i in out.insights] == [("Lena has friends who value her music", [1, 2])]
     # what the small model writes when it loses the thread is not stored as a thought
-    for junk in ("A: 1, A: 2, A: 3, A: 4, A: 5, A: 6,", "Jake's House", "12:30am, 11:30am, 12:30am"):
+    for junk in ("A: 1, A: 2, A: 3, A: 4, A: 5, A: 6,", "Jake's House", "12:30am, 11:30am, 12:30am",
+                 "She is good at practicing every night to practice her recital; she looks exhausted; she's.",
+                 "Arjun is private about his own troubles, a methodical chef, and a.",  # cut off mid-sentence
+                 "Erica talked to Ludwig at Erica's House at 18:00."):  # bookkeeping, not an insight
         with pytest.raises(ValueError):
             Insights().check(ii, InsightReply.model_validate({"insights": [{"statement": junk, "evidence": [1]}]}))
         with pytest.raises(ValueError):

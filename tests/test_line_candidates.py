@@ -54,6 +54,32 @@ def test_the_speakers_own_places_are_theirs_after_the_listener_is_named():
     assert not any("talked to" in t for t in lines)
 
 
+def test_good_to_see_you_is_greeted_back_not_said_goodbye_to():
+    """"Good to see you" greets: it once matched the farewell pattern, and "Hana! Good to see you." got
+    "It was nice talking, Erica. Take care." as its answer."""
+    greeted = checked_candidates(ConversationLine(), inputs(history=["Jonah: Tomas! Good to see you."]))
+    sources = {c.source for c in greeted}
+    assert "greeting" in sources and "farewell" not in sources
+    bye = ["Jonah: Hi.", "Tomas: Hi.", "Jonah: See you soon."]
+    after_bye = checked_candidates(ConversationLine(), inputs(history=bye))
+    assert {c.source for c in after_bye} == {"farewell"}
+
+
+def test_an_authored_rule_guides_the_speaker_but_is_never_said():
+    rule = "When someone mentions music, Tomas offers to bring his guitar"
+    i = inputs(history=["Jonah: I heard the band play last night."], memories=[rule, "Tomas fixed the piano stool"],
+               rules=[rule])
+    assert not any("guitar" in t for t in texts(i)) and "I fixed the piano stool." in texts(i)
+
+
+def test_what_is_said_of_the_listener_is_said_to_them():
+    assert spoken("Lena has been practising every night for her recital; she looks exhausted", "Dara", "Lena") == \
+        "You have been practising every night for your recital; you look exhausted."
+    assert spoken("Lena feels steadier when a friend she trusts is in the audience", "Lena", "Dara") == \
+        "I feel steadier when a friend I trust is in the audience."
+    assert spoken("Jonah said he would help Maya", "Tomas", "Jonah") == "You said he would help Maya."
+
+
 def test_memories_become_lines_but_bookkeeping_does_not():
     i = inputs(history=["Jonah: The school roof leaks again."],
                memories=["Tomas fixed the school roof on Monday", "the dining table in Greta's House is in use by Sam",

@@ -175,7 +175,8 @@ def _guest_brain(names: list[str]):
 def test_a_guest_who_accepts_an_open_party_sets_out_to_tell_a_close_friend_who_has_not_heard():
     """Arjun hears of Maya's party at lunch and accepts. It is open to anyone, so he calls on Dara,
     his friend from the cafe kitchen who knows nothing of it, at her home once both their shifts are
-    over (the routine's "until three"); Greta and Erica are already invited. A party for the
+    over (the routine's "until three"), and then Sam, the new lodger he shares Greta's House with
+    (however little they know each other), once Sam's work is over; Greta and Erica are already invited. A party for the
     invited only sends him to nobody."""
     from garp.sim.conversation_job import _commitments
     cast = ["Maya", "Arjun", "Dara", "Greta", "Erica", "Sam"]
@@ -186,11 +187,26 @@ def test_a_guest_who_accepts_an_open_party_sets_out_to_tell_a_close_friend_who_h
     heard_it = heard(invited.model_copy(update={"open": True}), "Arjun", "Maya", 13 * H)
     _commitments(brain, maya, arjun, {"Arjun": heard_it}, 13 * H)
     calls = [c for c in arjun.commitments.all() if c.what.startswith("tell")]
-    assert [(c.what, c.place, c.start) for c in calls] == [("tell Dara about Maya's party", "Lena's House", 15 * H)]
-    assert calls[0].end <= invited.start and calls[0].host == "Arjun" and "Dara" in calls[0].participants
+    assert [(c.what, c.place, c.start) for c in calls] == [("tell Dara about Maya's party", "Lena's House", 15 * H),
+                                                           ("tell Sam about Maya's party", "Greta's House", 17 * H)]
+    assert all(c.end <= invited.start and c.host == "Arjun" for c in calls) and "Dara" in calls[0].participants
     _commitments(brain, maya, arjun, {"Arjun": heard_it}, 14 * H)  # told again: no second round of calls
-    assert len([c for c in arjun.commitments.all() if c.what.startswith("tell")]) == 1
+    assert len([c for c in arjun.commitments.all() if c.what.startswith("tell")]) == 2
     closed = _guest_brain(cast)
     _commitments(closed, closed.minds["Maya"], closed.minds["Arjun"], {"Arjun": heard(invited, "Arjun", "Maya", 13 * H)},
                  13 * H)
     assert [c.what for c in closed.minds["Arjun"].commitments.all()] == ["Maya's party"]
+
+
+def test_whoever_tells_of_an_event_passes_on_who_has_heard_so_nobody_is_sent_to_tell_them():
+    """In a recorded party_news day Maya told Arjun herself, and three guests who heard from her later
+    still set out to tell him: her copy of the party did not know whom she had told."""
+    maya = EventKnowledge("Maya")
+    maya.learn(PARTY)
+    maya.told_of(PARTY.id, "Arjun")
+    assert maya.news_for("Arjun", 12 * H) == [] and "Arjun" in maya.known[PARTY.id].participants
+    dara = EventKnowledge("Dara")
+    dara.learn(heard(maya.known[PARTY.id], "Dara", "Maya", 13 * H))
+    from garp.mind.news import friends_to_tell
+    closeness = {"Arjun": 0.9, "Lena": 0.8}
+    assert friends_to_tell(dara.known[PARTY.id], "Dara", closeness, {"Arjun", "Lena", "Maya"}) == ["Lena"]

@@ -332,3 +332,14 @@ def test_decomposition_fallback_never_nests_keep_on():
                                         ("1. sweep the floor", "sweep the floor"), ("12:30 lunch", "12:30 lunch")])
 def test_step_numbering_is_not_part_of_the_task(raw, shown):
     assert Step(start="10:00", task=raw).task == shown
+
+
+def test_a_working_day_goes_on_after_lunch():
+    """Sam's "Office from nine to five" once became work until 12:30 and a lunch (then hours of
+    "tidy up") until five: lunch inside the working day lasts an hour, and work resumes."""
+    from garp.mind.routine import persona_day
+    items, _ = persona_day("Office from nine to five, then walking around town.", "", home="Greta's House",
+                           workplace="Town Office", place_of=lambda text: None)
+    day = [(i.hour, i.what, i.place) for i in items]
+    assert (12.5, "have lunch", "Town Office") in day and (13.5, "work", "Town Office") in day
+    assert [i.hour for i in items if i.what == "work"] == [9.0, 13.5]

@@ -226,3 +226,27 @@ def test_appraisal_prompt_names_the_meetings_purpose():
                                             False)[-1]["content"]
     assert "They met because: Maya comes over to apologise." in text
     assert "They met because" not in RelationshipAppraisal().messages(v.inputs("Maya", APOLOGY), False)[-1]["content"]
+
+
+def test_code_offers_verdicts_that_follow_what_the_partner_said():
+    """Rank mode: the small model once walked a cook's view of his kitchen friend down to -1.0 in a
+    day of ordinary chats with free-written verdicts. Code now offers the verdicts the talk supports,
+    with the line that supports them as the reason, and the model only ranks them."""
+    fn = RelationshipAppraisal()
+    def offered(lines, purpose=""):
+        return {(c.out.sentiment, c.out.trust): c for c in fn.candidates(view().inputs("Maya", lines, purpose=purpose))}
+    small = offered(SMALL_TALK)
+    assert set(small) == {("a little warmer", "unchanged"), ("unchanged", "unchanged")}  # nothing colder on offer
+    sorry = offered(APOLOGY)
+    assert ("warmer", "more trusting") in sorry and not any("colder" in s for s, _ in sorry)
+    assert sorry[("warmer", "more trusting")].out.reason.startswith("Maya apologised: Jonah, I'm so sorry")
+    assert max(sorry.values(), key=lambda c: c.utility).out.sentiment == "warmer"
+    harsh = offered([("Maya", "Honestly, Jonah, your design is useless."), ("Jonah", "Oh.")])
+    best = max(harsh.values(), key=lambda c: c.utility)
+    assert best.out.sentiment == "colder"
+    assert best.out.reason == "Maya was harsh: Honestly, Jonah, your design is useless"
+    lied = offered([("Maya", "I lied to you about the money.")])
+    assert ("much colder", "much less trusting") in lied
+    came = offered([("Maya", "Hi Jonah.")], purpose="Maya comes over to apologise to Jonah")
+    assert came[("warmer", "more trusting")].out.reason == "Maya came to apologise"
+    assert all(fn.check(view().inputs("Maya", APOLOGY), c.out) for c in sorry.values())  # the schema's own checks

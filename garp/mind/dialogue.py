@@ -86,6 +86,7 @@ class LineInputs(BaseModel):
     emotion: str
     relationship: str
     memories: list[str] = Field(default_factory=list)
+    rules: list[str] = Field(default_factory=list)  # those of `memories` that are authored rules: heeded, not said
     history: list[str] = Field(default_factory=list)  # "Name: text"
     exemplars: list[str] = Field(default_factory=list)
     urgent_thoughts: list[str] = Field(default_factory=list)
@@ -304,14 +305,16 @@ def _memory_text(m: Any) -> str:
     return str(getattr(rec, "description", rec))
 
 
-async def _retrieve(ctx: SpeakerContext, query: str, t: float) -> list[str]:
+async def _retrieve(ctx: SpeakerContext, query: str, t: float) -> tuple[list[str], list[str]]:
+    """The memories for this line, and which of them are authored rules (a record with a header)."""
     if ctx.memory is None:
-        return ctx.memories[:MEMORIES_PER_LINE]
+        return ctx.memories[:MEMORIES_PER_LINE], []
     try:
         found = await ctx.memory.retrieve(query, t=t, k=MEMORIES_PER_LINE)
     except Exception:  # noqa: BLE001 — a failed lookup costs context, never the conversation
-        return ctx.memories[:MEMORIES_PER_LINE]
-    return [_memory_text(m) for m in found]
+        return ctx.memories[:MEMORIES_PER_LINE], []
+    rules = [_memory_text(m) for m in found if getattr(getattr(m, "record", m), "header", "")]
+    return [_memory_text(m) for m in found], rules
 
 
 def call_deadline(scheduler, deadline_s: float | None) -> float | None:
@@ -333,8 +336,9 @@ async def run_conversation(a_ctx: SpeakerContext, b_ctx: SpeakerContext, schedul
         sp, ls = order[k % 2], order[(k + 1) % 2]
         t_line = now() if now else t + k * LINE_GAME_S
         query = tr.lines[-1].text if tr.lines else f"{ls.name} {ls.relationship}"
+        memories, rules = await _retrieve(sp, query, t_line)
         inputs = LineInputs(speaker=sp.name, listener=ls.name, persona_text=sp.persona_text, emotion=sp.emotion,
-                            relationship=sp.relationship, memories=await _retrieve(sp, query, t_line),
+                            relationship=sp.relationship, memories=memories, rules=rules,
                             history=tr.as_text(), exemplars=sp.exemplars, urgent_thoughts=sp.urgent_thoughts,
                             reserved=sp.reserved, place=tr.place, purpose=sp.purpose, last_turn=k >= total - 2,
                             familiarity=sp.familiarity, news=news[sp.name], offer=offer[sp.name], t=t_line,

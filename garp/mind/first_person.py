@@ -62,8 +62,8 @@ def first_person(text: str, name: str, *, pronouns: bool = False, series: bool =
         core = w.rstrip(".,;:!?")
         if core == name or (pronouns and core == "I"):
             nxt = words[i + 1].lower() if i + 1 < len(words) else ""
-            subject = i == 0 or words[i - 1].endswith((".", "!", "?")) or words[i - 1].lower() in _CLAUSE_OPENERS \
-                or nxt in _AUXILIARIES
+            subject = core == "I" or i == 0 or words[i - 1].endswith((".", "!", "?")) \
+                or words[i - 1].lower() in _CLAUSE_OPENERS or nxt in _AUXILIARIES  # "I" was he/she: a subject
             words[i] = ("I" if subject else "me") + w[len(core):]
             if subject:
                 _agree(words, i)
@@ -115,10 +115,29 @@ def to_listener(text: str, listener: str) -> str:
     your bike"; "Jonah and I" -> "you and I")."""
     named = re.search(rf"\b{re.escape(listener)}\b", text)
     out = re.sub(rf"\b{re.escape(listener)}'s\b", "your", text)
+    out = re.sub(rf"(^|[.!?;]\s+|\b(?:and|but|that|when|because|so|while|if)\s+){re.escape(listener)} (\S+?)\b"
+                 r"(?=[\s.,;:!?]|$)", lambda m: m.group(1) + "you " + _you_verb(m.group(2)), out)  # a subject
     out = re.sub(rf"\b{re.escape(listener)}\b", "you", out)
     if named:  # after naming the listener, "him"/"his" (the speaker's own are already "me"/"my") are the listener
         head, tail = out[:named.start()], out[named.start():]
         tail = re.sub(r"\b(him|her)\b(?=\s*(?:[.,;!?]|$|today|tomorrow|now|again|properly|about|for|to|at|in))",
                       "you", tail)
-        out = head + re.sub(r"\b(his|her)\b", "your", re.sub(r"\bhim\b", "you", tail))
+        tail = re.sub(r"\b(his|her)\b", "your", re.sub(r"\bhim\b", "you", tail))
+        out = head + (_listener_as_subject(tail) if not _OTHER_NAME.search(tail) else tail)
     return out[:1].upper() + out[1:] if out else out
+
+
+_OTHER_NAME = re.compile(r"(?<![.!?;]\s)(?<!^)\b[A-Z][a-z]+")  # a capitalised word inside a clause: someone else
+_YOU_VERB = {"is": "are", "was": "were", "has": "have", "does": "do", "isn't": "aren't", "wasn't": "weren't",
+             "hasn't": "haven't", "doesn't": "don't"}
+
+
+def _you_verb(verb: str) -> str:
+    """The verb after a new "you" ("looks" -> "look", "is" -> "are"); a past or modal verb unchanged."""
+    low = verb.lower()
+    return _YOU_VERB.get(low) or (verb if low in _YOU_VERB.values() else _verb_for_i(verb))
+
+
+def _listener_as_subject(tail: str) -> str:
+    """"she looks exhausted" -> "you look exhausted", when nobody but the listener is named."""
+    return re.sub(r"\b(he|she) (\S+?)\b(?=[\s.,;:!?]|$)", lambda m: "you " + _you_verb(m.group(2)), tail)

@@ -33,6 +33,7 @@ U_FOLLOW_UP = 0.5
 U_CANNED = 0.35
 U_FAREWELL_LAST = 0.9     # the last turn closes the conversation
 U_OVERLAP = 0.3           # bonus per share of the last line's content words a memory line shares
+U_UNRELATED = 0.45        # a memory sharing no word with the line it answers: a change of subject
 
 # Memories that are the world's bookkeeping or the mind's own records, not something a person tells
 # a friend: object states, who was seen where, earlier conversations, the day's plan, interviews.
@@ -43,8 +44,8 @@ _QUESTION = re.compile(r"\?\s*$|\?")
 _HOW_ARE_YOU = re.compile(r"\bhow (are|is|have) (you|things|your day|it going)|how's (it|your|things)|"
                           r"how are you doing|how do you do\b|\b(how|what) about you\?|\band you\?", re.I)
 _ASKED_BACK = re.compile(r"\b(how|what) about you\?|\band you\?", re.I)
-FAREWELL = re.compile(r"\b(bye|goodbye|see you|got to go|gotta go|get going|take care|be off|let you get on)\b",
-                      re.I)
+FAREWELL = re.compile(r"\b(bye|goodbye|(?<!to )see you|got to go|gotta go|get going|take care|be off|"
+                      r"let you get on)\b", re.I)  # "good to see you" greets
 _APOLOGY = re.compile(r"\b(sorry|apologi[sz]e|my fault|forgive)\b", re.I)
 _INVITE = re.compile(r"\b(would you like to|do you want to|care to join|shall we|are you free)\b[^?]*\?", re.I)
 _SAD = re.compile(r"\b(?<!not )(?<!n't )(?<!not too )(sad|tired|worried|nervous|upset|hard|difficult|lonely|bad|"
@@ -103,8 +104,6 @@ def spoken(text: str, speaker: str, listener: str) -> str:
     else:
         line = to_listener(memory_in_first_person(text, speaker), listener)
     line = " ".join(line.split())
-    line = re.sub(r"\byou (is|was|has)\b", lambda m: {"is": "you are", "was": "you were", "has": "you have"}[m.group(1)],
-                  line)
     return _short(line[:1].upper() + line[1:] + ".")
 
 
@@ -113,9 +112,14 @@ def _short(text: str) -> str:
     return text if len(words) <= MAX_WORDS else " ".join(words[:MAX_WORDS]).rstrip(",;:") + "."
 
 
+def is_bookkeeping(text: str) -> bool:
+    """The world's or the mind's records (an object's state, who saw or talked to whom, a plan)."""
+    return _NOT_TOLD.search(text) is not None
+
+
 def tellable(memory: str, speaker: str) -> bool:
     """A memory a person would tell: not the world's bookkeeping, and about something (not a bare name)."""
-    return bool(memory.strip()) and not _NOT_TOLD.search(memory) and len(memory.split()) >= 4
+    return bool(memory.strip()) and not is_bookkeeping(memory) and len(memory.split()) >= 4
 
 
 # --- the kinds of line ----------------------------------------------------------------------
@@ -208,9 +212,10 @@ def own_topics(i: Any, last: str) -> list[LineOption]:
         out.append(LineOption(f"Thanks for meeting me, {i.listener}.", U_PURPOSE, "purpose"))
     said = content_words(last)
     for memory in i.memories:
-        if tellable(memory, i.speaker):
+        if tellable(memory, i.speaker) and memory not in getattr(i, "rules", ()):  # a rule guides, it is not news
             overlap = len(said & content_words(memory)) / len(said) if said else 0.0
-            out.append(LineOption(spoken(memory, i.speaker, i.listener), U_MEMORY + U_OVERLAP * overlap, "memory"))
+            utility = U_UNRELATED if said and not overlap else U_MEMORY + U_OVERLAP * overlap
+            out.append(LineOption(spoken(memory, i.speaker, i.listener), utility, "memory"))
     return out
 
 

@@ -192,7 +192,7 @@ class AgentMemory:
         order = self._order.pop(rec.id, None)
         if count:
             self.poignancy_since_reflection += rating
-        if rating >= URGENT_POIGNANCY:
+        if rating >= URGENT_POIGNANCY and not rec.header:  # an authored rule is heeded, not on one's mind
             entry = (order if order is not None else self._next_order(), rec.description)
             others = [u for u in self._urgent if u[1] != rec.description]
             self._urgent = sorted(others + [entry])[-URGENT_CAPACITY:]

@@ -80,6 +80,14 @@ class EventKnowledge:
             self.known[event.id] = event
         return old is None
 
+    def told_of(self, event_id: str, listener: str) -> None:
+        """`listener` now knows this mind's event: not to be told again, by this mind or by anyone
+        who hears of it from this mind (its copy names everyone it knows has heard)."""
+        self.told.add((event_id, listener))
+        event = self.known.get(event_id)
+        if event is not None and listener not in event.participants:
+            self.known[event_id] = event.model_copy(update={"participants": sorted({*event.participants, listener})})
+
     def news_for(self, listener: str, t: float, place: str = "") -> list[NewsItem]:
         """Events not yet over this mind could tell `listener` about: not the listener's own, nor
         one the listener told this mind of, nor one both are at (under way where they meet)."""
@@ -115,9 +123,9 @@ def invitation_visits(event: Commitment, invite: list[str], homes: dict[str, str
                       workplaces: dict[str, str | None], from_t: float, *, caller: str | None = None,
                       free_at: dict[str, float] | None = None) -> list[Commitment]:
     """The errands of an event's `caller` (its host, or a guest passing an open event on): one visit
-    per home (housemates together), the caller's own housemates first (at home now), then those home
-    all day, then those who work, after work (`free_at`: seconds of the day someone's work ends, else
-    AFTER_WORK_S); a walk between visits. A call that would come too late in the evening waits for
+    per home (housemates together), the caller's own housemates first when it is breakfast time, then
+    those home all day, then those who work, the earliest free first, after work (`free_at`: seconds
+    of the day someone's work ends, else AFTER_WORK_S); a walk between visits. A call that would come too late in the evening waits for
     the next day, when those who work are seen at work; one that would come too late for the event
     itself finds them at work on its day. Someone no call can reach in time is left to chance."""
     caller = caller or event.host
@@ -128,7 +136,13 @@ def invitation_visits(event: Commitment, invite: list[str], homes: dict[str, str
     first_day = int(from_t // DAY_S)
     t = from_t + INVITE_FIRST_AFTER_S
     visits = []
-    order = lambda hw: (hw[0] != homes.get(caller), any(workplaces.get(g) for g in hw[1]))  # noqa: E731
+    breakfast = t % DAY_S < BEFORE_WORK_S  # the caller's housemates are at the table now; later, the free first
+
+    def order(home_who: tuple[str, list[str]]) -> tuple[bool, bool, float]:
+        home, who = home_who
+        workers = [g for g in who if workplaces.get(g)]
+        return (not (breakfast and home == homes.get(caller)), bool(workers),
+                max(((free_at or {}).get(g, AFTER_WORK_S) for g in workers), default=0.0))
     for home, who in sorted(groups.items(), key=order):
         work = next((workplaces[g] for g in who if workplaces.get(g)), None)
         free = max((free_at or {}).get(g, AFTER_WORK_S) for g in who)
@@ -157,12 +171,16 @@ def telling_visits(event: Commitment, teller: str, friends: list[str], homes: di
     return invitation_visits(event, friends, homes, workplaces, from_t, caller=teller, free_at=free_at)
 
 
-def friends_to_tell(event: Commitment, teller: str, closeness: dict[str, float], cast: set[str]) -> list[str]:
-    """Whom a guest of an open event sets out to tell: its closest friends in town (closeness at least
-    TELL_CLOSENESS, at most TELL_FRIENDS of them) not known to it to have heard already."""
+def friends_to_tell(event: Commitment, teller: str, closeness: dict[str, float], cast: set[str],
+                    housemates: set[str] = frozenset()) -> list[str]:
+    """Whom a guest of an open event sets out to tell, of those in town not known to it to have heard
+    already: the people it lives with (however new to it), then its closest friends (closeness at
+    least TELL_CLOSENESS, at most TELL_FRIENDS of them)."""
     known = {*event.participants, event.host, event.heard_from, teller}
-    friends = sorted((-c, n) for n, c in closeness.items() if n in cast and n not in known and c >= TELL_CLOSENESS)
-    return [n for _, n in friends][:TELL_FRIENDS]
+    home = sorted(n for n in housemates if n in cast and n not in known)
+    friends = sorted((-c, n) for n, c in closeness.items()
+                     if n in cast and n not in known and n not in home and c >= TELL_CLOSENESS)
+    return home + [n for _, n in friends][:TELL_FRIENDS]
 
 
 def _visit_slot(t: float, first_day: int, home: str, work: str | None, free: float = AFTER_WORK_S

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from garp.engine.lmfunction import CallRecord, LMFunction, chat
 from garp.mind.emotion import consolidate
+from garp.mind.line_candidates import is_bookkeeping
 from garp.mind.memory import AgentMemory
 from garp.textclean import is_prose
 
@@ -135,13 +136,14 @@ class Insights(LMFunction[InsightInputs, InsightReply]):
         return InsightReply.model_construct(insights=[])  # "no insights": valid by declaration
 
     def check(self, inputs: InsightInputs, out: InsightReply) -> InsightReply:
-        """Keep insights whose statement is prose (the small model also writes 'A: 1, A: 2, ...')
-        with at least one valid evidence number (1-based)."""
+        """Keep insights whose statement is prose (the small model also writes 'A: 1, A: 2, ...'), not
+        bookkeeping ('Erica talked to Ludwig at 18:00'), with at least one valid evidence number (1-based)."""
         kept = []
         for ins in out.insights:
             statement = _clean(ins.statement)[:TEXT_CHARS]
             evidence = sorted({e for e in ins.evidence if 1 <= e <= len(inputs.memories)})
-            if is_prose(statement) and evidence and not _copies(statement, inputs.memories):
+            readable = is_prose(statement) and not is_bookkeeping(statement)
+            if readable and evidence and not _copies(statement, inputs.memories):
                 kept.append(Insight(statement=statement, evidence=evidence))
         if not kept:
             raise ValueError("no insight with a statement and valid evidence")

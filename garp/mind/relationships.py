@@ -15,7 +15,7 @@ from typing import Annotated, Any, Callable, Iterable, Iterator, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from garp.engine.lmfunction import CallRecord, LMFunction, chat
+from garp.engine.lmfunction import CallRecord, Candidate, LMFunction, chat
 from garp.mind.line_candidates import is_small_talk
 
 # --- tunables (paper III-A6) ----------------------------------------------------------
@@ -278,6 +278,14 @@ class RelationshipAppraisal(LMFunction[RelationshipInputs, RelationshipReply]):
         ])
         return chat(system, user)
 
+    def candidates(self, inputs: RelationshipInputs) -> list[Candidate]:
+        return [Candidate(reply, _verdict_text(inputs, reply), utility, source)
+                for reply, utility, source in appraisal_options(inputs)]
+
+    def rank_messages(self, inputs: RelationshipInputs) -> list[dict]:
+        system = "You judge how a conversation changed how one person sees another. " + STRANGER_FRIEND_RULE
+        return chat(system, self.messages(inputs, False)[-1]["content"])
+
     def fallback(self, inputs: RelationshipInputs) -> RelationshipReply:
         # Callers apply FALLBACK_DELTAS when the CallRecord says the fallback was used.
         return RelationshipReply(reason="An ordinary chat.", sentiment="unchanged", trust="unchanged")
@@ -289,6 +297,65 @@ class RelationshipAppraisal(LMFunction[RelationshipInputs, RelationshipReply]):
         if len(reason) < 3:
             raise ValueError("the reason is empty")
         return out.model_copy(update={"reason": reason})
+
+
+# --- rank mode: verdicts code reads off what the partner said, for the model to rank ------------
+_KIND = re.compile(r"\b(thanks?|thank you|glad|proud|kind of you|here for you|you can do|good at|i'd like that|"
+                   r"i'd love|happy to|i'll help|help you|well done|congratulations|you're right|i forgive|"
+                   r"that's all right|no harm done|missed you|means a lot)\b", re.I)
+_HARSH = re.compile(r"\b(stupid|hate|useless|shut up|leave me alone|your fault|terrible|pathetic|idiot|how dare|"
+                    r"you always|you never|get lost|don't care|waste of|ridiculous|sick of|fed up)\b", re.I)
+_BETRAYAL = re.compile(r"\b(i lied|lied to|i'll hurt|threat\w*|cheated|stole|betray\w*|i'll make you)\b", re.I)
+U_ORDINARY, U_UNCHANGED, U_CUED, U_CUED_MORE = 0.5, 0.4, 0.65, 0.55  # code's estimate of each verdict's fit
+
+
+def appraisal_options(i: RelationshipInputs) -> list[tuple[RelationshipReply, float, str]]:
+    """The verdicts worth ranking: an ordinary friendly chat and no change always; warmer ones when
+    the partner apologised or was kind, colder ones when the partner was harsh or spoke of a
+    betrayal (each with the line that makes it so as its reason); small talk offers no more."""
+    said = [text for speaker, text in i.lines if speaker == i.partner]
+    cue = lambda pattern: next((t for t in said if pattern.search(t)), None)  # noqa: E731
+    harsh, betrayal = cue(_HARSH), cue(_BETRAYAL)
+    apology = _because(i.partner, "apologised", line) if (line := cue(_APOLOGY)) else \
+        f"{i.partner} came to apologise" if said and _APOLOGY.search(i.purpose) else ""
+    kind = cue(_KIND)
+    out = [(_reply(f"A friendly chat with {i.partner}", "a little warmer", "unchanged"),
+            U_ORDINARY - (0.2 if harsh or betrayal else 0.0), "ordinary"),
+           (_reply(f"Nothing {i.partner} said changed much", "unchanged", "unchanged"), U_UNCHANGED,
+            "unchanged")]
+    if apology:
+        out += [(_reply(apology, "warmer", "more trusting"), U_CUED + 0.05, "apology"),
+                (_reply(apology, "much warmer", "more trusting"), U_CUED_MORE,
+                 "apology")]
+    if kind:
+        out.append((_reply(_because(i.partner, "was kind", kind), "warmer", "a little more trusting"), U_CUED, "kind"))
+    if harsh:
+        out += [(_reply(_because(i.partner, "was harsh", harsh), "colder", "less trusting"), U_CUED, "harsh"),
+                (_reply(_because(i.partner, "was harsh", harsh), "a little colder", "a little less trusting"),
+                 U_CUED_MORE, "harsh")]
+    if betrayal:
+        out.append((_reply(_because(i.partner, "broke faith", betrayal), "much colder", "much less trusting"),
+                    U_CUED + 0.05, "betrayal"))
+    return out
+
+
+def _because(partner: str, what: str, line: str) -> str:
+    """'Maya apologised: I'm so sorry I missed the move' (a reason the pattern accepts)."""
+    words = re.sub(r"[\"\\\n]", "", line).split()
+    head = f"{partner} {what}: "
+    return (head + " ".join(words))[:REASON_CHARS - 20].rstrip(" ,;:.!?")
+
+
+def _reply(reason: str, sentiment: str, trust: str) -> RelationshipReply:
+    return RelationshipReply(reason=reason[:1].upper() + reason[1:], sentiment=sentiment, trust=trust)
+
+
+def _verdict_text(i: RelationshipInputs, r: RelationshipReply) -> str:
+    """What the model scores: 'Jonah feels warmer toward Maya and more trusting. Maya apologised: ...'"""
+    feel = f"{i.owner} feels no different toward {i.partner}" if r.sentiment == "unchanged" else \
+        f"{i.owner} feels {r.sentiment} toward {i.partner}"
+    trust = "" if r.trust == "unchanged" else f" and {r.trust}"
+    return f"{feel}{trust}. {r.reason}."
 
 
 def _clamp(v: float, lo: float, hi: float) -> float:

@@ -180,6 +180,7 @@ class DayItem:
     place: str
 
 
+LUNCH_END_H = 13.5  # a lunch inside the working day is an hour: work resumes after it
 MEAL_WORDS = re.compile(r"\b(dinner|supper|cook|cooking|meal|eats)\b", re.I)
 
 
@@ -205,6 +206,9 @@ def persona_day(routine: str, lifestyle: str, *, home: str, workplace: str | Non
     if "skips lunch" not in low:
         at_work = next((b for b in bs if b.work and b.end_h and b.start_h < 12.5 < b.end_h), None)
         items.append(DayItem(12.5, "have lunch", (workplace or home) if at_work else home))
+        if at_work and at_work.end_h >= LUNCH_END_H + 0.5:  # the working day goes on after lunch
+            items.append(DayItem(LUNCH_END_H, next(i.what for i in items if i.hour == at_work.start_h),
+                                 workplace or home))
     if not any(MEAL_WORDS.search(b.what) for b in bs):
         items.append(DayItem(20.5 if re.search(r"eats late|late dinner", low) else 19.0, "have dinner", home))
     items.append(DayItem(bed_hour(lifestyle), "sleep", home))

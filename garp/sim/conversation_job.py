@@ -85,7 +85,7 @@ def word_of_mouth(brain: JobContext, tr: Any, minds: dict[str, AgentMind]) -> di
         if event is None:
             continue
         if kind in ("invite", "relay"):
-            me.events.told.add((event_id, other.name))
+            me.events.told_of(event_id, other.name)
             if other.events.learn(heard(event, other.name, me.name, line.t)):
                 brain.log.emit("news_heard", line.t, agent=other.name, heard_from=me.name, host=event.host,
                                what=event.what, place=event.place, start=event.start)
@@ -157,10 +157,12 @@ def _commitments(brain: JobContext, a: AgentMind, b: AgentMind, made: dict[str, 
 
 
 def pass_on_errands(brain: JobContext, mind: AgentMind, event: Any, t: float) -> list[Command]:
-    """A guest who accepts an open event calls on its closest friends who have not heard of it, when
+    """A guest who accepts an open event calls on its housemates and closest friends who have not heard of it, when
     they are free (their routine's working day over), as the host calls on its invitees."""
     closeness = {n: r.closeness for n, r in mind.relationships.by_name.items()}
-    friends = friends_to_tell(event, mind.name, closeness, set(brain.minds))
+    home = brain.homes.get(mind.name)
+    housemates = {n for n, h in brain.homes.items() if h == home and n != mind.name} if home else set()
+    friends = friends_to_tell(event, mind.name, closeness, set(brain.minds), housemates)
     visits = telling_visits(event, mind.name, friends, brain.homes, brain.workplaces, brain.free_at, t) if friends else []
     return [brain.commit(mind, v, t) for v in visits]
 
