@@ -247,6 +247,14 @@ def test_code_offers_verdicts_that_follow_what_the_partner_said():
     assert best.out.reason == "Maya was harsh: Honestly, Jonah, your design is useless"
     lied = offered([("Maya", "I lied to you about the money.")])
     assert ("much colder", "much less trusting") in lied
-    came = offered([("Maya", "Hi Jonah.")], purpose="Maya comes over to apologise to Jonah")
-    assert came[("warmer", "more trusting")].out.reason == "Maya came to apologise"
+    def offered_by(arranged_by):
+        inputs = view().inputs("Maya", [("Maya", "Hi Jonah.")], purpose="Maya comes over to apologise to Jonah",
+                               arranged_by=arranged_by)
+        return {(c.out.sentiment, c.out.trust): c for c in fn.candidates(inputs)}
+    assert offered_by("Maya")[("warmer", "more trusting")].out.reason == "Maya came to apologise"
+    assert ("warmer", "more trusting") not in offered_by("Jonah")  # the one who was visited apologised for nothing
+    kind_bye = offered([("Maya", "Thanks for the chat, Jonah. Bye for now.")])
+    assert set(kind_bye) == set(small)  # a stock goodbye is not kindness
+    sorry_self = offered([("Maya", "I missed your opening and I feel terrible about it.")])
+    assert not any("colder" in s for s, _ in sorry_self)  # her own "terrible" is no harsh word at him
     assert all(fn.check(view().inputs("Maya", APOLOGY), c.out) for c in sorry.values())  # the schema's own checks

@@ -252,6 +252,7 @@ class RelationshipInputs:
     summary: str
     lines: list[tuple[str, str]]
     purpose: str = ""  # why they met, when the meeting was arranged
+    arranged_by: str = ""  # who arranged that meeting
 
 
 class RelationshipAppraisal(LMFunction[RelationshipInputs, RelationshipReply]):
@@ -303,8 +304,8 @@ class RelationshipAppraisal(LMFunction[RelationshipInputs, RelationshipReply]):
 _KIND = re.compile(r"\b(thanks?|thank you|glad|proud|kind of you|here for you|you can do|good at|i'd like that|"
                    r"i'd love|happy to|i'll help|help you|well done|congratulations|you're right|i forgive|"
                    r"that's all right|no harm done|missed you|means a lot)\b", re.I)
-_HARSH = re.compile(r"\b(stupid|hate|useless|shut up|leave me alone|your fault|terrible|pathetic|idiot|how dare|"
-                    r"you always|you never|get lost|don't care|waste of|ridiculous|sick of|fed up)\b", re.I)
+_HARSH = re.compile(r"\b(stupid|useless|shut up|leave me alone|your fault|pathetic|idiot|how dare|you always|"
+                    r"you never|get lost|ridiculous|sick of you|fed up with you|hate you)\b", re.I)  # at the listener
 _BETRAYAL = re.compile(r"\b(i lied|lied to|i'll hurt|threat\w*|cheated|stole|betray\w*|i'll make you)\b", re.I)
 U_ORDINARY, U_UNCHANGED, U_CUED, U_CUED_MORE = 0.5, 0.4, 0.65, 0.55  # code's estimate of each verdict's fit
 
@@ -313,11 +314,14 @@ def appraisal_options(i: RelationshipInputs) -> list[tuple[RelationshipReply, fl
     """The verdicts worth ranking: an ordinary friendly chat and no change always; warmer ones when
     the partner apologised or was kind, colder ones when the partner was harsh or spoke of a
     betrayal (each with the line that makes it so as its reason); small talk offers no more."""
-    said = [text for speaker, text in i.lines if speaker == i.partner]
+    said = [text for speaker, text in i.lines  # what the partner said beyond greetings and stock replies
+            if speaker == i.partner and not is_small_talk(text, i.partner, i.owner)]
     cue = lambda pattern: next((t for t in said if pattern.search(t)), None)  # noqa: E731
     harsh, betrayal = cue(_HARSH), cue(_BETRAYAL)
+    came_to_apologise = i.arranged_by == i.partner and _APOLOGY.search(i.purpose) and \
+        any(speaker == i.partner for speaker, _ in i.lines)
     apology = _because(i.partner, "apologised", line) if (line := cue(_APOLOGY)) else \
-        f"{i.partner} came to apologise" if said and _APOLOGY.search(i.purpose) else ""
+        f"{i.partner} came to apologise" if came_to_apologise else ""
     kind = cue(_KIND)
     out = [(_reply(f"A friendly chat with {i.partner}", "a little warmer", "unchanged"),
             U_ORDINARY - (0.2 if harsh or betrayal else 0.0), "ordinary"),
@@ -414,16 +418,16 @@ class Relationships:
         return self.get_or_meet(name).summary(self.owner)
 
     def inputs(self, partner: str, lines: list[tuple[str, str]], personality_text: str = "",
-               purpose: str = "") -> RelationshipInputs:
+               purpose: str = "", arranged_by: str = "") -> RelationshipInputs:
         text = personality_text or (self.personality.personality_text if self.personality else "")
-        return RelationshipInputs(self.owner, partner, text, self.summary(partner), list(lines), purpose)
+        return RelationshipInputs(self.owner, partner, text, self.summary(partner), list(lines), purpose, arranged_by)
 
     async def appraise(self, scheduler, partner: str, lines: list[tuple[str, str]], *, t: float,
                        deadline: float | None = None, purpose: str = "",
                        arranged_by: str = "") -> tuple[RelationshipChange, CallRecord | None]:
         """Re-appraise after a conversation; lines are (speaker, text) as spoken; `purpose` and
         `arranged_by` describe the arrangement the two met for, if any."""
-        inputs = self.inputs(partner, lines, purpose=purpose)
+        inputs = self.inputs(partner, lines, purpose=purpose, arranged_by=arranged_by)
         meeting = {"purpose": purpose, "arranged_by": arranged_by}
         if scheduler is None:
             return self.apply(partner, None, t=t, lines=lines, **meeting), None
