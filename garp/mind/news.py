@@ -125,9 +125,9 @@ def invitation_visits(event: Commitment, invite: list[str], homes: dict[str, str
     """The errands of an event's `caller` (its host, or a guest passing an open event on): one visit
     per home (housemates together), the caller's own housemates first when it is breakfast time, then
     those home all day, then those who work, the earliest free first, after work (`free_at`: seconds
-    of the day someone's work ends, else AFTER_WORK_S); a walk between visits. A call that would come too late in the evening waits for
-    the next day, when those who work are seen at work; one that would come too late for the event
-    itself finds them at work on its day. Someone no call can reach in time is left to chance."""
+    of the day someone's work ends, else AFTER_WORK_S); a walk between visits. A call that would come
+    too late in the evening waits for the next day, when those who work are seen at work; one that
+    would come too late for the event itself finds them at work on its day. Someone no call can reach in time is left to chance."""
     caller = caller or event.host
     groups: dict[str, list[str]] = {}
     for g in invite:

@@ -329,8 +329,7 @@ def appraisal_options(i: RelationshipInputs) -> list[tuple[RelationshipReply, fl
             "unchanged")]
     if apology:
         out += [(_reply(apology, "warmer", "more trusting"), U_CUED + 0.05, "apology"),
-                (_reply(apology, "much warmer", "more trusting"), U_CUED_MORE,
-                 "apology")]
+                (_reply(apology, "much warmer", "more trusting"), U_CUED_MORE, "apology")]
     if kind:
         out.append((_reply(_because(i.partner, "was kind", kind), "warmer", "a little more trusting"), U_CUED, "kind"))
     if harsh:
