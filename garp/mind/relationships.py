@@ -344,9 +344,10 @@ def appraisal_options(i: RelationshipInputs) -> list[tuple[RelationshipReply, fl
 
 def _because(partner: str, what: str, line: str) -> str:
     """'Maya apologised: I'm so sorry I missed the move' (a reason the pattern accepts)."""
-    words = re.sub(r"[\"\\\n]", "", line).split()
-    head = f"{partner} {what}: "
-    return (head + " ".join(words))[:REASON_CHARS - 20].rstrip(" ,;:.!?")
+    text = f"{partner} {what}: " + " ".join(re.sub(r"[\"\\\n]", "", line).split())
+    if len(text) > REASON_CHARS - 20:  # whole words: the inspector shows it
+        text = text[:REASON_CHARS - 20].rsplit(" ", 1)[0]
+    return text.rstrip(" ,;:.!?")
 
 
 def _reply(reason: str, sentiment: str, trust: str) -> RelationshipReply:
