@@ -101,7 +101,8 @@ def test_reflection_output_checks():
     for junk in ("A: 1, A: 2, A: 3, A: 4, A: 5, A: 6,", "Jake's House", "12:30am, 11:30am, 12:30am",
                  "She is good at practicing every night to practice her recital; she looks exhausted; she's.",
                  "Arjun is private about his own troubles, a methodical chef, and a.",  # cut off mid-sentence
-                 "Erica talked to Ludwig at Erica's House at 18:00."):  # bookkeeping, not an insight
+                 "Erica talked to Ludwig at Erica's House at 18:00.",  # bookkeeping, not an insight
+                 "The house was damaged by accident and the accident was caused by the house being damaged by"):
         with pytest.raises(ValueError):
             Insights().check(ii, InsightReply.model_validate({"insights": [{"statement": junk, "evidence": [1]}]}))
         with pytest.raises(ValueError):

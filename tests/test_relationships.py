@@ -255,6 +255,9 @@ def test_code_offers_verdicts_that_follow_what_the_partner_said():
     assert ("warmer", "more trusting") not in offered_by("Jonah")  # the one who was visited apologised for nothing
     kind_bye = offered([("Maya", "Thanks for the chat, Jonah. Bye for now.")])
     assert set(kind_bye) == set(small)  # a stock goodbye is not kindness
+    to_jonah = {(c.out.sentiment, c.out.trust) for c in fn.candidates(
+        Relationships("Erica").inputs("Maya", [("Maya", "I want to apologize to Jonah properly, in person.")]))}
+    assert to_jonah == set(small)  # Erica heard of an apology to someone else: none to her
     sorry_self = offered([("Maya", "I missed your opening and I feel terrible about it.")])
     assert not any("colder" in s for s, _ in sorry_self)  # her own "terrible" is no harsh word at him
     assert all(fn.check(view().inputs("Maya", APOLOGY), c.out) for c in sorry.values())  # the schema's own checks

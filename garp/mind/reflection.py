@@ -20,7 +20,7 @@ from garp.engine.lmfunction import CallRecord, LMFunction, chat
 from garp.mind.emotion import consolidate
 from garp.mind.line_candidates import is_bookkeeping
 from garp.mind.memory import AgentMemory
-from garp.textclean import is_prose
+from garp.textclean import is_prose, sentences
 
 # --- tunables (paper III-A10; the rest are ours) ------------------------------------------
 RECENT_FOR_FOCUS = 12       # recent memories shown when choosing focal points
@@ -72,6 +72,14 @@ def _numbered(memories: list[str]) -> str:
 
 def _clean(text: str) -> str:
     return " ".join(text.split())
+
+
+def _whole_sentence(text: str) -> str:
+    """An insight's first sentence; "" when the grammar's length cut it off mid-sentence (what the
+    small model then leaves reads "...was caused by the house being damaged by")."""
+    text = _clean(text)[:TEXT_CHARS]
+    first = sentences(text)[0] if text else ""
+    return first if first.endswith((".", "!", "?")) or len(text) < TEXT_CHARS - 1 else ""
 
 
 def _words(text: str) -> set[str]:
@@ -140,7 +148,7 @@ class Insights(LMFunction[InsightInputs, InsightReply]):
         bookkeeping ('Erica talked to Ludwig at 18:00'), with at least one valid evidence number (1-based)."""
         kept = []
         for ins in out.insights:
-            statement = _clean(ins.statement)[:TEXT_CHARS]
+            statement = _whole_sentence(ins.statement)
             evidence = sorted({e for e in ins.evidence if 1 <= e <= len(inputs.memories)})
             readable = is_prose(statement) and not is_bookkeeping(statement)
             if readable and evidence and not _copies(statement, inputs.memories):

@@ -314,8 +314,9 @@ def appraisal_options(i: RelationshipInputs) -> list[tuple[RelationshipReply, fl
     """The verdicts worth ranking: an ordinary friendly chat and no change always; warmer ones when
     the partner apologised or was kind, colder ones when the partner was harsh or spoke of a
     betrayal (each with the line that makes it so as its reason); small talk offers no more."""
-    said = [text for speaker, text in i.lines  # what the partner said beyond greetings and stock replies
-            if speaker == i.partner and not is_small_talk(text, i.partner, i.owner)]
+    said = [text for speaker, text in i.lines  # what the partner said to the owner beyond small talk
+            if speaker == i.partner and not is_small_talk(text, i.partner, i.owner)
+            and not _aimed_elsewhere(text, i.owner)]
     cue = lambda pattern: next((t for t in said if pattern.search(t)), None)  # noqa: E731
     harsh, betrayal = cue(_HARSH), cue(_BETRAYAL)
     came_to_apologise = i.arranged_by == i.partner and _APOLOGY.search(i.purpose) and \
@@ -340,6 +341,15 @@ def appraisal_options(i: RelationshipInputs) -> list[tuple[RelationshipReply, fl
         out.append((_reply(_because(i.partner, "broke faith", betrayal), "much colder", "much less trusting"),
                     U_CUED + 0.05, "betrayal"))
     return out
+
+
+_ELSEWHERE = re.compile(r"\b(?:to|with|for|about|at) ([A-Z][a-z]+)\b(?!'|\s+(?:Cafe|House|Shop|School|Office|Library|"
+                        r"Park|Bar|Hall|Room|Street|Square))")
+
+
+def _aimed_elsewhere(line: str, owner: str) -> bool:
+    """The line is about someone else ("I want to apologize to Jonah", said to Erica)."""
+    return any(name != owner for name in _ELSEWHERE.findall(line))
 
 
 def _because(partner: str, what: str, line: str) -> str:
