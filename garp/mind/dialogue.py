@@ -313,8 +313,8 @@ async def _retrieve(ctx: SpeakerContext, query: str, t: float) -> tuple[list[str
         found = await ctx.memory.retrieve(query, t=t, k=MEMORIES_PER_LINE)
     except Exception:  # noqa: BLE001 — a failed lookup costs context, never the conversation
         return ctx.memories[:MEMORIES_PER_LINE], []
-    rules = [_memory_text(m) for m in found if getattr(getattr(m, "record", m), "header", "")]
-    return [_memory_text(m) for m in found], rules
+    texts = [_memory_text(m) for m in found]
+    return texts, [t for t, m in zip(texts, found) if getattr(getattr(m, "record", m), "header", "")]
 
 
 def call_deadline(scheduler, deadline_s: float | None) -> float | None:

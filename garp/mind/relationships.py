@@ -334,9 +334,9 @@ def appraisal_options(i: RelationshipInputs) -> list[tuple[RelationshipReply, fl
     if kind:
         out.append((_reply(_because(i.partner, "was kind", kind), "warmer", "a little more trusting"), U_CUED, "kind"))
     if harsh:
-        out += [(_reply(_because(i.partner, "was harsh", harsh), "colder", "less trusting"), U_CUED, "harsh"),
-                (_reply(_because(i.partner, "was harsh", harsh), "a little colder", "a little less trusting"),
-                 U_CUED_MORE, "harsh")]
+        why = _because(i.partner, "was harsh", harsh)
+        out += [(_reply(why, "colder", "less trusting"), U_CUED, "harsh"),
+                (_reply(why, "a little colder", "a little less trusting"), U_CUED_MORE, "harsh")]
     if betrayal:
         out.append((_reply(_because(i.partner, "broke faith", betrayal), "much colder", "much less trusting"),
                     U_CUED + 0.05, "betrayal"))

@@ -200,20 +200,24 @@ def persona_day(routine: str, lifestyle: str, *, home: str, workplace: str | Non
     for b in bs:
         during_work = any(lo < b.start_h < hi for lo, hi in work_hours)  # "a sandwich at his desk"
         where = place_of(b.what) or (workplace if (b.work or during_work) and workplace else home)
-        items.append(DayItem(b.start_h, "work" if b.work and len(b.what.split()) < 2 else b.what, where))
+        items.append(DayItem(b.start_h, _label(b), where))
         if b.end_h is not None and not any(0 < o.start_h - b.end_h < 1.0 or o.start_h == b.end_h for o in bs):
             items.append(DayItem(b.end_h, "free time", home))
     if "skips lunch" not in low:
         at_work = next((b for b in bs if b.work and b.end_h and b.start_h < 12.5 < b.end_h), None)
         items.append(DayItem(12.5, "have lunch", (workplace or home) if at_work else home))
         if at_work and at_work.end_h >= LUNCH_END_H + 0.5:  # the working day goes on after lunch
-            items.append(DayItem(LUNCH_END_H, next(i.what for i in items if i.hour == at_work.start_h),
-                                 workplace or home))
+            items.append(DayItem(LUNCH_END_H, _label(at_work), workplace or home))
     if not any(MEAL_WORDS.search(b.what) for b in bs):
         items.append(DayItem(20.5 if re.search(r"eats late|late dinner", low) else 19.0, "have dinner", home))
     items.append(DayItem(bed_hour(lifestyle), "sleep", home))
     ranges = [(b.start_h, b.end_h) for b in bs if b.end_h is not None]
     return _spaced(items), ranges
+
+
+def _label(b: Block) -> str:
+    """A routine clause as a plan item: a bare "Office" of the working day is "work"."""
+    return "work" if b.work and len(b.what.split()) < 2 else b.what
 
 
 def _spaced(items: list[DayItem]) -> list[DayItem]:

@@ -13,6 +13,7 @@ from garp.mind.conversation import ConversationManager, SocialState
 from garp.mind.dialogue import SpeakerContext, call_deadline, conversation_effects, run_conversation
 from garp.mind.commitments import word_overlap
 from garp.mind.news import friends_to_tell, heard, telling_visits
+from garp.mind.persona import housemates
 from garp.sim.cognition import REQUEST_DEADLINE_WALL_S
 from garp.sim.messages import BodySnapshot, ChatHeld, Command, ConverseJob, EmotionChanged, RelationshipsChanged
 
@@ -160,9 +161,8 @@ def pass_on_errands(brain: JobContext, mind: AgentMind, event: Any, t: float) ->
     """A guest who accepts an open event calls on its housemates and closest friends who have not heard of it, when
     they are free (their routine's working day over), as the host calls on its invitees."""
     closeness = {n: r.closeness for n, r in mind.relationships.by_name.items()}
-    home = brain.homes.get(mind.name)
-    housemates = {n for n, h in brain.homes.items() if h == home and n != mind.name} if home else set()
-    friends = friends_to_tell(event, mind.name, closeness, set(brain.minds), housemates)
+    household = set(housemates(mind.persona, {n: m.persona for n, m in brain.minds.items()}))
+    friends = friends_to_tell(event, mind.name, closeness, set(brain.minds), household)
     visits = telling_visits(event, mind.name, friends, brain.homes, brain.workplaces, brain.free_at, t) if friends else []
     return [brain.commit(mind, v, t) for v in visits]
 
