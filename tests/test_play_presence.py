@@ -313,6 +313,10 @@ def test_play_acts_from_the_first_frame_in_bed(dawn):
 @pytest.mark.model
 def test_an_interviewed_character_stops_until_its_answer_then_carries_on(dawn):
     import time
+    deadline = time.monotonic() + 300
+    while dawn.opening_progress() is not None and time.monotonic() < deadline:  # the clock stands for first plans
+        dawn.update(1 / 30)
+        time.sleep(1 / 30)
     name, t = "Mika", dawn.clock.t
     assert dawn.world.walk_to(name, "Hobbs Cafe", t)
     act = dawn.minds[name].activity = Activity("walk", "walking to Hobbs Cafe", "Hobbs Cafe", start_t=t, end_t=t + 3600)
