@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 
 # CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and the two-byte ESC sequences.
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?|\x9b[0-?]*[ -/]*[@-~]")
@@ -27,21 +28,37 @@ def sentences(text: str) -> list[str]:
     return merged
 
 
+LOOP_NGRAM, LOOP_TIMES = 3, 3  # a 3-word phrase coming back 3 times is a loop
+
+
+def plain(text: str) -> str:
+    """Text as compared: lower-case words only ("Fair enough." == "fair enough")."""
+    return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+
+
+def loops(text: str) -> bool:
+    """One phrase keeps coming back (a small model's "a friend, a friend, a friend...")."""
+    words = plain(text).split()
+    grams = Counter(" ".join(words[i:i + LOOP_NGRAM]) for i in range(len(words) - LOOP_NGRAM + 1))
+    return any(n >= LOOP_TIMES for n in grams.values())
+
+
 _WORD = re.compile(r"[^\W\d_]{3,}")
 # A statement does not stop on an article, a conjunction or a pronoun still waiting for its verb
 # (a model that ran out of tokens: "...; she looks exhausted; she's.").
-_DANGLING = re.compile(r"\b(a|an|the|and|or|but|because|very|(?:she|he|it|they|you|we|that|there)'(?:s|re)|i'm)"
-                       r"\W*$", re.I)
+_DANGLING = re.compile(r"\b(a|an|the|and|or|but|because|very|(?:she|he|it|they|you|we|that|there)'(?:s|re)|i'm|"
+                       r"(?:she|he|it|they|you|we|i) (?:is|are|was|were|am))\W*$|[,;:]\s*$", re.I)
 
 
 def is_prose(text: str) -> bool:
     """Reads as a statement: three words or more, two of them of three letters or more, and
-    letters make up most of the text ('Sam is kind' does; 'A: 1, A: 2, A: 3', '12:30am,
-    11:30am', 'Jake's House' and 'she is tired; she's.' do not)."""
+    letters make up most of the text, and no phrase loops ('Sam is kind' does; 'A: 1, A: 2,
+    A: 3', '12:30am, 11:30am', 'Jake's House', 'she is tired; she's.', 'she is curious,
+    she is.' and 'Not bad at all,' do not)."""
     chars = [c for c in text if not c.isspace()]
     letters = sum(c.isalpha() for c in chars)
     return len(text.split()) >= 3 and len(_WORD.findall(text)) >= 2 and letters >= 0.6 * len(chars) \
-        and not _DANGLING.search(text.replace("\u2019", "'"))
+        and not _DANGLING.search(text.replace("\u2019", "'")) and not loops(text)
 
 
 def listed(items: list[str]) -> str:

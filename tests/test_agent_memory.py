@@ -102,6 +102,8 @@ def test_reflection_output_checks():
                  "She is good at practicing every night to practice her recital; she looks exhausted; she's.",
                  "Arjun is private about his own troubles, a methodical chef, and a.",  # cut off mid-sentence
                  "Erica talked to Ludwig at Erica's House at 18:00.",  # bookkeeping, not an insight
+                 "My bedroom is messy, she is curious, she is introverted, she is very curious, she is.",
+                 "Not proper at all,",  # a fragment the model left on a comma (it was said in chats)
                  "The house was damaged by accident and the accident was caused by the house being damaged by"):
         with pytest.raises(ValueError):
             Insights().check(ii, InsightReply.model_validate({"insights": [{"statement": junk, "evidence": [1]}]}))
@@ -109,6 +111,10 @@ def test_reflection_output_checks():
             FocalPoints().check(fi, FocalReply(questions=[junk]))
     assert Insights().check(ii, InsightReply.model_validate(
         {"insights": [{"statement": "Ludwig is kind", "evidence": [1]}]})).insights[0].statement == "Ludwig is kind"
+    heard = InsightInputs("Maya", "p", "q", ['Maya talked with Priya and told Priya: "Not bad at all, thank you."'])
+    with pytest.raises(ValueError):  # a chat's line repeated is no insight, and would be said again as one
+        Insights().check(heard, InsightReply.model_validate({"insights": [{"statement": "Not bad at all.",
+                                                                           "evidence": [1]}]}))
 
 
 def test_reflection_without_model_resets_and_consolidates(store, embedder):

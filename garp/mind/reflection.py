@@ -86,10 +86,16 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"[a-z']+", text.lower()))
 
 
+_QUOTED = re.compile(r'"([^"]+)"')
+
+
 def _copies(text: str, memories: list[str]) -> bool:
-    """True when `text` is (nearly) one of the memories: a copy, not a reflection."""
+    """True when `text` is (nearly) one of the memories, or mostly words someone said in one (a
+    line of a chat: "Not bad at all"): a copy, not a reflection."""
     w = _words(text)
-    return any(len(w & m) >= 0.8 * max(len(w), len(m), 1) for m in map(_words, memories))
+    quoted = [_words(q) for m in memories for q in _QUOTED.findall(m)]
+    return any(len(w & m) >= 0.8 * max(len(w), len(m), 1) for m in map(_words, memories)) or \
+        any(len(w & q) >= 0.8 * max(len(w), 1) for q in quoted)
 
 
 class FocalPoints(LMFunction[FocalInputs, FocalReply]):

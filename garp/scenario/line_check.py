@@ -15,14 +15,13 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable
 
-from garp.textclean import sentences
+from garp.textclean import loops, plain, sentences
 from garp.units import DAY_S
 
 # --- tunables (issue 18 item 4) ------------------------------------------------------------
 MAX_PER_CHAT = 2   # one line said more often than this in one conversation is flagged
 MAX_PER_DAY = 5    # one line said more often than this in a game day, town-wide, is flagged
 MAX_SENTENCES = 2  # an interview answer longer than this is flagged
-LOOP_NGRAM, LOOP_TIMES = 3, 3  # a 3-word phrase coming back 3 times is a loop
 
 _INSTRUCTION = re.compile(
     r"\b(write (what|the|a|\w+'s)|reply with|in character|conversation so far|tone to match|next line|"
@@ -43,21 +42,11 @@ class LineFlag:
         return asdict(self)
 
 
-def normalised(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
-
-
 def names_self(text: str, speaker: str) -> bool:
     """The speaker's own name in their line, other than introducing themself ("I'm Maya")."""
     if not re.search(rf"\b{re.escape(speaker)}\b", text):
         return False
     return not re.search(_SELF_INTRO.format(name=re.escape(speaker)), text, re.I)
-
-
-def loops(text: str) -> bool:
-    words = normalised(text).split()
-    grams = Counter(" ".join(words[i:i + LOOP_NGRAM]) for i in range(len(words) - LOOP_NGRAM + 1))
-    return any(n >= LOOP_TIMES for n in grams.values())
 
 
 def _line_flags(e: dict) -> list[LineFlag]:
@@ -75,11 +64,11 @@ def _line_flags(e: dict) -> list[LineFlag]:
 
 def _repeat_flags(lines: list[dict]) -> list[LineFlag]:
     flags: list[LineFlag] = []
-    per_chat = Counter((e.get("chat_id"), normalised(e.get("text", ""))) for e in lines)
-    per_day = Counter((int(float(e.get("t", 0.0)) // DAY_S), normalised(e.get("text", ""))) for e in lines)
+    per_chat = Counter((e.get("chat_id"), plain(e.get("text", ""))) for e in lines)
+    per_day = Counter((int(float(e.get("t", 0.0)) // DAY_S), plain(e.get("text", ""))) for e in lines)
     seen: set[tuple] = set()
     for e in lines:
-        norm, t = normalised(e.get("text", "")), float(e.get("t", 0.0))
+        norm, t = plain(e.get("text", "")), float(e.get("t", 0.0))
         for kind, key, limit in (("repeat_in_chat", (e.get("chat_id"), norm), MAX_PER_CHAT),
                                  ("repeat_in_day", (int(t // DAY_S), norm), MAX_PER_DAY)):
             count = (per_chat if kind == "repeat_in_chat" else per_day)[key]
