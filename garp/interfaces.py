@@ -69,6 +69,7 @@ class JobContext(Protocol):
     free_at: dict[str, float]  # agent -> seconds of the day its working day ends (its routine)
     switches: dict[str, bool]
     hooks: Any  # garp.sim.hooks.SceneHooks
+    phrasebook: Any  # garp.mind.phrasebook.Phrasebook: the town's lines said today
     sequential: bool
 
     def deadline(self) -> float | None: ...

@@ -1,9 +1,11 @@
-"""Helpers for the simulation tests: a short two-agent scenario file."""
+"""Helpers for the simulation tests: a short two-agent scenario file, a scheduler that picks code's best candidate."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+from garp.engine.lmfunction import checked_candidates, new_record
 
 
 def short_scenario(tmp_path: Path, hours: float = 1.0, name: str = "short_pair") -> Path:
@@ -50,3 +52,16 @@ class Shared:
 
     def __getattr__(self, name):
         return getattr(self._inner, name)
+
+
+class BestByCode:
+    """A scheduler that answers every ranked call with code's best candidate (no model): the
+    mechanism under test is what a chosen line does, not which line the model likes."""
+
+    async def call(self, fn, inputs, **kw):
+        cands = checked_candidates(fn, inputs)
+        best = max(cands, key=lambda c: c.utility) if cands else None
+        out = best.out if best else fn.fallback(inputs)
+        rec = new_record(kw.get("agent", ""), fn.name, 0.0, [], mode="score")
+        rec.parsed = {**out.model_dump(mode="json"), "source": best.source if best else ""}
+        return out, rec

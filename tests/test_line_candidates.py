@@ -3,10 +3,18 @@ person, fitting the turn, and never the prompt's wording or third-person narrati
 
 from __future__ import annotations
 
+import asyncio
+from collections import Counter
+
 from garp.engine.lmfunction import checked_candidates
-from garp.mind.dialogue import ConversationLine, ConversationSummary, LineInputs, SummaryInputs
-from garp.mind.line_candidates import line_options, spoken, stable_pick
+from garp.mind.dialogue import ConversationLine, ConversationSummary, LineInputs, SpeakerContext, SummaryInputs, \
+    run_conversation
+from garp.mind.line_candidates import CANNED_TURNS, FAREWELL, line_options, spoken, stable_pick
+from garp.mind.phrasebook import STOCK_PER_DAY, Phrasebook
 from garp.scenario.line_check import check_lines
+from garp.textclean import plain
+from garp.units import DAY_S
+from sim_helpers import BestByCode
 
 
 def inputs(**kw) -> LineInputs:
@@ -166,3 +174,51 @@ def test_a_goodbye_is_answered_with_a_goodbye_and_an_opening_with_a_greeting():
     assert bye and all(c.source == "farewell" for c in bye)
     opened = checked_candidates(ConversationLine(), inputs(history=["Jonah: Oh, Tomas, just the person I hoped to see."]))
     assert any(c.source == "greeting" for c in opened)
+
+
+def test_a_line_the_town_said_enough_today_is_not_offered_until_tomorrow():
+    """A recorded party day had "Oh, is that so?" ten times across the town (issue 18: at most five)."""
+    told = ["Jonah: The bakery has a new oven."]
+    first = [c.text for c in checked_candidates(ConversationLine(), inputs(history=told)) if c.source == "follow-up"]
+    book = Phrasebook()
+    for _ in range(STOCK_PER_DAY):
+        book.note(first[0], 10 * 3600.0)
+    assert first[0] not in texts(inputs(history=told, spent=sorted(book.spent(10 * 3600.0))))
+    assert not book.spent(DAY_S + 8 * 3600.0)  # a new day
+    assert first[0] in texts(inputs(history=told, spent=sorted(book.spent(DAY_S + 8 * 3600.0))))
+
+
+def test_a_speaker_with_nothing_left_to_say_takes_its_leave():
+    spent = [plain(t) for t in CANNED_TURNS]
+    left = checked_candidates(ConversationLine(), inputs(history=["Tomas: Hi Jonah.", "Jonah: The bakery has a new oven."],
+                                                         spent=spent))
+    assert left and all(c.source == "farewell" for c in left)
+
+
+def test_a_busy_day_of_chats_says_no_stock_line_more_than_five_times():
+    """A hundred chats among four friends: the stock replies run out and the chats get shorter, not
+    more repetitive; no line is code's fallback, and every chat still ends with a goodbye."""
+    names = ["Maya", "Jonah", "Priya", "Dara"]
+    ctx = lambda n: SpeakerContext(name=n, persona_text="", familiarity=0.8)  # noqa: E731
+    book, said, lengths = Phrasebook(), Counter(), []
+    for k in range(100):
+        a, b = names[k % 4], names[(k + 1 + k // 4) % 4]
+        a, b = (a, b) if a != b else (a, names[(k + 2) % 4])
+        tr = asyncio.run(run_conversation(ctx(a), ctx(b), BestByCode(), 8 * 3600.0 + 300.0 * k, phrasebook=book))
+        said.update(plain(l.text) for l in tr.lines)
+        lengths.append(len(tr.lines))
+        assert not any(l.fallback for l in tr.lines) and FAREWELL.search(tr.lines[-1].text)
+    stock = {line: n for line, n in said.items() if line in {plain(t) for t in CANNED_TURNS}}
+    assert stock and max(stock.values()) <= STOCK_PER_DAY
+    assert sum(lengths[-10:]) < sum(lengths[:10])  # shorter chats once the stock is spent
+
+
+def test_an_apology_is_answered_only_when_it_is_made_to_the_speaker():
+    """Priya once thanked Maya for apologising: Maya's apology had been to Jonah."""
+    def sources(line):
+        return {c.source for c in checked_candidates(ConversationLine(), inputs(history=[line]))}
+    assert "answer:apology" in sources("Jonah: I'm sorry about what I said yesterday.")
+    assert "answer:apology" not in sources("Jonah: I want to apologise to Maya, properly.")
+    assert "answer:apology" not in sources("Jonah: I'm sorry to hear that.")
+    afraid = texts(inputs(history=["Jonah: I'm afraid my hands will shake on stage."]))
+    assert any(t == "I'm sorry to hear that." or "Are you all right" in t or "anything I can do" in t for t in afraid)

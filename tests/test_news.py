@@ -6,26 +6,14 @@ from __future__ import annotations
 import asyncio
 import types
 
-from garp.engine.lmfunction import checked_candidates, new_record
+from garp.engine.lmfunction import checked_candidates
 from garp.mind.commitments import make_commitment
 from garp.mind.dialogue import SpeakerContext, run_conversation
 from garp.mind.news import EventKnowledge, heard
+from sim_helpers import BestByCode
 
 H = 3600.0
 PARTY = make_commitment("Maya's party", 19 * H, "Hobbs Cafe", "Maya", participants=["Priya"], end=21.5 * H)
-
-
-class BestByCode:
-    """A scheduler that answers every ranked call with code's best candidate (no model): the
-    mechanism under test is what a chosen line does, not which line the model likes."""
-
-    async def call(self, fn, inputs, **kw):
-        cands = checked_candidates(fn, inputs)
-        best = max(cands, key=lambda c: c.utility) if cands else None
-        out = best.out if best else fn.fallback(inputs)
-        rec = new_record(kw.get("agent", ""), fn.name, 0.0, [], mode="score")
-        rec.parsed = {**out.model_dump(mode="json"), "source": best.source if best else ""}
-        return out, rec
 
 
 def talk(a: SpeakerContext, b: SpeakerContext, t: float = 10 * H):

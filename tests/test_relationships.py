@@ -258,6 +258,8 @@ def test_code_offers_verdicts_that_follow_what_the_partner_said():
     to_jonah = {(c.out.sentiment, c.out.trust) for c in fn.candidates(
         Relationships("Erica").inputs("Maya", [("Maya", "I want to apologize to Jonah properly, in person.")]))}
     assert to_jonah == set(small)  # Erica heard of an apology to someone else: none to her
+    thanked = offered([("Maya", "I was hurt, but thank you for apologising."), ("Maya", "I'm sorry to hear that.")])
+    assert ("warmer", "more trusting") not in thanked  # thanks for an apology and sympathy are no apology
     sorry_self = offered([("Maya", "I missed your opening and I feel terrible about it.")])
     assert not any("colder" in s for s, _ in sorry_self)  # her own "terrible" is no harsh word at him
     assert all(fn.check(view().inputs("Maya", APOLOGY), c.out) for c in sorry.values())  # the schema's own checks

@@ -23,6 +23,7 @@ from garp.mind.commitments import (
 )
 from garp.mind.line_candidates import FAREWELL, fallback_lines, line_options
 from garp.mind.news import ACTS, NewsItem
+from garp.mind.phrasebook import Phrasebook
 
 # --- tunables (paper III-A9) -----------------------------------------------------------------
 MAX_TURNS_EACH = 3  # lines per participant (III-A9: 6 lines in all)
@@ -98,6 +99,7 @@ class LineInputs(BaseModel):
     news: list[NewsItem] = Field(default_factory=list)  # events the speaker may tell the listener about
     said_before: list[str] = Field(default_factory=list)  # lines said to the listener in earlier talks
     said_lately: list[str] = Field(default_factory=list)  # lines said to anyone lately (stock replies not again)
+    spent: list[str] = Field(default_factory=list)  # lines (plain) the town has said enough today (phrasebook)
     offer: NewsItem | None = None  # the event the listener's last line invited the speaker to
     t: float = 0.0  # game time of the line ("tomorrow at 18:00")
 
@@ -325,8 +327,9 @@ def call_deadline(scheduler, deadline_s: float | None) -> float | None:
 async def run_conversation(a_ctx: SpeakerContext, b_ctx: SpeakerContext, scheduler, t: float, *,
                            max_turns_each: int = MAX_TURNS_EACH, on_line: Callable[[SpokenLine], Any] | None = None,
                            now: Callable[[], float] | None = None, deadline_s: float | None = None,
-                           records: list | None = None) -> Transcript:
-    """Alternate lines, `a` first, up to `max_turns_each` each; stops early after a farewell."""
+                           records: list | None = None, phrasebook: Phrasebook | None = None) -> Transcript:
+    """Alternate lines, `a` first, up to `max_turns_each` each; stops early after a farewell.
+    `phrasebook`: the town's count of lines said today (none said too often; each line noted)."""
     tr = Transcript(participants=[a_ctx.name, b_ctx.name], place=a_ctx.place or b_ctx.place, start_t=t, end_t=t)
     order = [a_ctx, b_ctx]
     total = 2 * max_turns_each
@@ -342,26 +345,35 @@ async def run_conversation(a_ctx: SpeakerContext, b_ctx: SpeakerContext, schedul
                             history=tr.as_text(), exemplars=sp.exemplars, urgent_thoughts=sp.urgent_thoughts,
                             reserved=sp.reserved, place=tr.place, purpose=sp.purpose, last_turn=k >= total - 2,
                             familiarity=sp.familiarity, news=news[sp.name], offer=offer[sp.name], t=t_line,
-                            said_before=sp.said_before, said_lately=sp.said_lately)
+                            said_before=sp.said_before, said_lately=sp.said_lately,
+                            spent=sorted(phrasebook.spent(t_line)) if phrasebook else [])
         out, rec = await scheduler.call(ConversationLine(), inputs, agent=sp.name,
                                         deadline=call_deadline(scheduler, deadline_s), game_time=t_line)
         if records is not None:
             records.append(rec)
         act = line_act(rec)
-        offer[sp.name] = None
-        if act.startswith(("invite:", "relay:")):  # told: the listener answers it next, the speaker has told it
-            item = next(n for n in news[sp.name] if n.event_id == act.split(":", 1)[1])
-            news[sp.name] = [n for n in news[sp.name] if n is not item]
-            offer[ls.name] = item
+        _tell(act, sp.name, ls.name, news, offer)
         line = SpokenLine(speaker=sp.name, text=out.line, t=t_line, call_id=rec.id, fallback=rec.fallback_used,
                           act=act)
         tr.lines.append(line)
         tr.end_t = t_line
+        if phrasebook is not None:
+            phrasebook.note(line.text, t_line)
         if on_line is not None:
             on_line(line)
         if k >= 1 and FAREWELL.search(line.text) and k % 2 == 1:
             break
     return tr
+
+
+def _tell(act: str, speaker: str, listener: str, news: dict[str, list[NewsItem]],
+          offer: dict[str, NewsItem | None]) -> None:
+    """After a line: an event told is the listener's to answer next and no longer the speaker's news."""
+    offer[speaker] = None
+    if act.startswith(("invite:", "relay:")):
+        item = next(n for n in news[speaker] if n.event_id == act.split(":", 1)[1])
+        news[speaker] = [n for n in news[speaker] if n is not item]
+        offer[listener] = item
 
 
 def line_act(rec: Any) -> str:

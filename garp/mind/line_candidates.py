@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from garp.mind.first_person import first_person, memory_in_first_person, to_listener
+from garp.textclean import plain as _plain
 
 # --- tunables ---------------------------------------------------------------------------
 MAX_CANDIDATES = 8        # lines offered to the model per turn (one scoring pass scores them all)
@@ -46,10 +47,16 @@ _HOW_ARE_YOU = re.compile(r"\bhow (are|is|have) (you|things|your day|it going)|h
 _ASKED_BACK = re.compile(r"\b(how|what) about you\?|\band you\?", re.I)
 FAREWELL = re.compile(r"\b(bye|goodbye|(?<!to )see you|got to go|gotta go|get going|take care|be off|"
                       r"let you get on)\b", re.I)  # "good to see you" greets
-_APOLOGY = re.compile(r"\b(sorry|apologi[sz]e|my fault|forgive)\b", re.I)
+APOLOGY = re.compile(r"\b(sorry|apologi[sz](?:e|es|ed|ing)|apolog(?:y|ies)|forgive me|my fault)\b", re.I)
+# sorry that is no apology: sympathy, a refusal, thanks for (or waving off) someone's apology
+_NOT_APOLOGY = re.compile(r"\bsorry (?:to hear|for your loss)|\bsorry, i (?:don't|can't|won't)|"
+                          r"\b(?:for|the|your) apolog|\bno need to (?:be sorry|apologi)", re.I)
+# "to/with/for/about/at Name" (not a place): the line is about someone other than the one spoken to
+_ELSEWHERE = re.compile(r"\b(?:to|with|for|about|at) (?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b)([A-Z][a-z]+)\b(?!'|\s+(?:Cafe|House|Shop|School|Office|Library|"
+                        r"Park|Bar|Hall|Room|Street|Square))")
 _INVITE = re.compile(r"\b(would you like to|do you want to|care to join|shall we|are you free)\b[^?]*\?", re.I)
 _SAD = re.compile(r"\b(?<!not )(?<!n't )(?<!not too )(sad|tired|worried|nervous|upset|hard|difficult|lonely|bad|"
-                  r"angry|hurt|awful|stressed)\b", re.I)  # "not bad at all" is no sorrow
+                  r"angry|hurt|awful|stressed|afraid|scared|frightened|fears?|anxious|shaking|sick|exhausted|lost|broken)\b", re.I)  # "not bad at all" is no sorrow
 _STOP = frozenset("the a an and or but of to in on at for with from by about as is are was were be been am i you "
                   "he she it we they me my your his her its our their this that what how do did have has had not "
                   "so just really too also there here then than can could would will i'm it's that's".split())
@@ -72,10 +79,6 @@ def stable_pick(options: Sequence[str], key: str, n: int = 1) -> list[str]:
     return [options[(start + k) % len(options)] for k in range(min(n, len(options)))]
 
 
-def _plain(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
-
-
 def turn_key(kind: str, i: Any) -> str:
     """What a canned choice hangs on: who says it to whom, at which turn, in which ten game minutes
     (so two talks of the same pair do not open with the same words)."""
@@ -83,10 +86,13 @@ def turn_key(kind: str, i: Any) -> str:
 
 
 def fresh(pool: Sequence[str], i: Any) -> list[str]:
-    """The pool without what the speaker said to this listener in earlier talks or to anyone lately
-    (all of it if nothing is left): a stock reply does not come back in every talk of the day."""
+    """The pool without the lines the town has said enough today (none left: empty), and without
+    what the speaker said to this listener in earlier talks or to anyone lately (unless nothing
+    else is left): a stock reply does not come back in every talk of the day."""
+    spent = set(getattr(i, "spent", ()))
+    pool = [p for p in pool if _plain(p) not in spent]
     before = [_plain(t) for t in list(getattr(i, "said_before", [])) + list(getattr(i, "said_lately", []))]
-    return [p for p in pool if not any(_plain(p) in b for b in before)] or list(pool)
+    return [p for p in pool if not any(_plain(p) in b for b in before)] or pool
 
 
 def content_words(text: str) -> set[str]:
@@ -95,7 +101,7 @@ def content_words(text: str) -> set[str]:
 
 def spoken(text: str, speaker: str, listener: str) -> str:
     """A memory or thought of `speaker` as a sentence said to `listener`."""
-    text = text.strip().rstrip(".")
+    text = text.strip().rstrip(".,;: ")
     named = re.search(rf"\b{re.escape(listener)}\b", text)
     if named and text.startswith(speaker):  # the speaker's own "her"/"his" come before the listener is named
         head = first_person(text[:named.start()], speaker, pronouns=True)
@@ -117,6 +123,16 @@ def is_bookkeeping(text: str) -> bool:
     return _NOT_TOLD.search(text) is not None
 
 
+def aimed_elsewhere(line: str, listener: str) -> bool:
+    """The line is about someone else ("I want to apologize to Jonah", said to Erica)."""
+    return any(name != listener for name in _ELSEWHERE.findall(line))
+
+
+def apologises(line: str, listener: str) -> bool:
+    """The line says sorry to `listener`: not sympathy, not thanks for an apology, not about someone else."""
+    return bool(APOLOGY.search(line)) and not _NOT_APOLOGY.search(line) and not aimed_elsewhere(line, listener)
+
+
 def tellable(memory: str, speaker: str) -> bool:
     """A memory a person would tell: not the world's bookkeeping, and about something (not a bare name)."""
     return bool(memory.strip()) and not is_bookkeeping(memory) and len(memory.split()) >= 4
@@ -136,21 +152,24 @@ def greeting_pools(s: str, l: str) -> list[list[str]]:
              f"Hi {l}, how's your day going?", f"Oh, {l}, just the person I hoped to see."]]
 
 
-def greetings(i: Any) -> list[str]:
+def greetings(i: Any, n: int = 1) -> list[str]:
     tier = sum(float(getattr(i, "familiarity", 0.5)) >= bound for bound in GREETING_TIERS)
     pool = greeting_pools(i.speaker, i.listener)[tier]
-    return stable_pick(fresh(pool, i), turn_key("greet", i))  # one: the model would pick its favourite every time
+    return stable_pick(fresh(pool, i) or pool, turn_key("greet", i), n)  # few: the model has a favourite
 
 
 # Turns that say nothing of their own (a reply to any line): a memory quoting one tells nothing either
 HOW_ARE_YOU_ANSWERS = ("I'm well, thanks. And you?", "Not bad at all, thank you.", "Busy, but good. How about you?",
-                       "I'm fine, thanks for asking.")
-UNSURE_ANSWERS = ("Good question. I'm not sure, to be honest.", "Hmm, let me think about that.")
+                       "I'm fine, thanks for asking.", "Can't complain. And you?", "Pretty good, thanks.")
+UNSURE_ANSWERS = ("Good question. I'm not sure, to be honest.", "Hmm, let me think about that.",
+                  "I couldn't say, really.", "That's a hard one to answer.")
 SYMPATHY = ("I'm sorry to hear that.", "That sounds hard. Are you all right?", "Oh no. Is there anything I can do?")
 FOLLOW_UPS = ("Oh, really? Tell me more.", "That's good to hear.", "I didn't know that.", "Interesting. How so?",
               "That makes sense to me.", "Ha, I know what you mean.", "Well, that's something.",
               "Good for you.", "Funny you should say that.", "I hadn't thought of it that way.",
-              "Oh, is that so?", "Fair enough.", "Oh, that's nice.", "Well, there you go.")
+              "Oh, is that so?", "Fair enough.", "Oh, that's nice.", "Well, there you go.",
+              "Huh, I'd never have guessed.", "That's quite something.", "Oh? How did that happen?",
+              "I can see why.", "Sounds like quite a day.", "I'll keep that in mind.")
 CANNED_TURNS = frozenset(HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + SYMPATHY + FOLLOW_UPS)
 SMALL_TALK = HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + FOLLOW_UPS  # sympathy says something: it cares
 
@@ -162,7 +181,8 @@ def farewell_pool(l: str) -> list[str]:
 
 
 def farewells(i: Any, n: int = 1) -> list[str]:
-    return stable_pick(fresh(farewell_pool(i.listener), i), turn_key("bye", i), n)
+    pool = farewell_pool(i.listener)
+    return stable_pick(fresh(pool, i) or pool, turn_key("bye", i), n)  # one may always take one's leave
 
 
 def is_small_talk(text: str, speaker: str, listener: str) -> bool:
@@ -187,7 +207,7 @@ def answers(i: Any, last: str) -> list[LineOption]:
         asked_back = _ASKED_BACK.search(last)  # "How about you?": answer it, do not ask it back again
         pool = fresh([t for t in HOW_ARE_YOU_ANSWERS if not (asked_back and t.endswith("?"))], i)
         out += [LineOption(t, U_ANSWER, "answer:how-are-you") for t in stable_pick(pool, key, 2)]
-    if _APOLOGY.search(last):
+    if apologises(last, i.speaker):
         pool = ["Thank you for saying that. It means a lot.", "It's all right. I appreciate the apology.",
                 "I was hurt, but thank you for apologising.", "Let's put it behind us."]
         out += [LineOption(t, U_ANSWER, "answer:apology") for t in stable_pick(pool, key, 2)]
@@ -238,16 +258,19 @@ def line_options(i: Any) -> list[LineOption]:
     else:
         options += answers(i, last)
     if len(i.history) == 1:  # the other opened: greet them back
-        options += [LineOption(greetings(i)[0], U_ANSWER, "greeting")]
+        options += [LineOption(g, U_ANSWER, "greeting") for g in greetings(i, 2)]  # two: one may echo theirs
     if i.last_turn:
         options += [LineOption(f, U_FAREWELL_LAST, "farewell") for f in farewells(i)]
     if getattr(i, "reserved", False):  # brief: a reserved speaker's short lines are worth a little more
         options = [LineOption(o.text, o.utility + (0.1 if len(o.text.split()) <= 8 else 0.0), o.source)
                    for o in options]
+    spent = set(getattr(i, "spent", ()))  # said enough in the town today (a greeting or goodbye is still said)
     unique: dict[str, LineOption] = {}
     for o in sorted(unsaid(options, said), key=lambda o: -o.utility):
-        if len(o.text) <= MAX_CHARS:  # longer: a greeting and a long thought, more than one spoken line
-            unique.setdefault(o.text, o)
+        if len(o.text) <= MAX_CHARS and (o.source in ("greeting", "farewell") or _plain(o.text) not in spent):
+            unique.setdefault(o.text, o)  # longer: a greeting and a long thought, more than one spoken line
+    if not unique:  # nothing left to say: take one's leave
+        return [LineOption(f, U_FAREWELL_LAST, "farewell") for f in farewells(i, 2)]
     return list(unique.values())[:MAX_CANDIDATES]
 
 

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Callable, Iterable, Iterator, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from garp.engine.lmfunction import CallRecord, Candidate, LMFunction, chat
-from garp.mind.line_candidates import is_small_talk
+from garp.mind.line_candidates import APOLOGY, aimed_elsewhere, apologises, is_small_talk
 
 # --- tunables (paper III-A6) ----------------------------------------------------------
 SENTIMENT_CHANGES: dict[str, float] = {   # named change -> sentiment delta
@@ -132,16 +132,15 @@ class AppraisalContext:
 
 
 Hook = Callable[[AppraisalContext], None]
-_APOLOGY = re.compile(r"\b(sorry|apologi[sz](?:e|es|ed|ing)|apolog(?:y|ies)|forgive me|my fault)\b", re.IGNORECASE)
 
 
 def partner_apologised(ctx: AppraisalContext) -> bool:
     """The partner said sorry, or came to a meeting they arranged in order to apologise and
     spoke there: the owner knows what the meeting was for (a small model's lines may not say it)."""
     spoke = [text for speaker, text in ctx.lines if speaker == ctx.partner]
-    if any(_APOLOGY.search(text) for text in spoke):
+    if any(apologises(text, ctx.owner) for text in spoke):
         return True
-    return bool(spoke) and ctx.arranged_by == ctx.partner and _APOLOGY.search(ctx.purpose) is not None
+    return bool(spoke) and ctx.arranged_by == ctx.partner and APOLOGY.search(ctx.purpose) is not None
 
 
 class ApologyFloor:
@@ -316,12 +315,13 @@ def appraisal_options(i: RelationshipInputs) -> list[tuple[RelationshipReply, fl
     betrayal (each with the line that makes it so as its reason); small talk offers no more."""
     said = [text for speaker, text in i.lines  # what the partner said to the owner beyond small talk
             if speaker == i.partner and not is_small_talk(text, i.partner, i.owner)
-            and not _aimed_elsewhere(text, i.owner)]
+            and not aimed_elsewhere(text, i.owner)]
     cue = lambda pattern: next((t for t in said if pattern.search(t)), None)  # noqa: E731
     harsh, betrayal = cue(_HARSH), cue(_BETRAYAL)
-    came_to_apologise = i.arranged_by == i.partner and _APOLOGY.search(i.purpose) and \
+    came_to_apologise = i.arranged_by == i.partner and APOLOGY.search(i.purpose) and \
         any(speaker == i.partner for speaker, _ in i.lines)
-    apology = _because(i.partner, "apologised", line) if (line := cue(_APOLOGY)) else \
+    sorry = next((t for t in said if apologises(t, i.owner)), None)
+    apology = _because(i.partner, "apologised", sorry) if sorry else \
         f"{i.partner} came to apologise" if came_to_apologise else ""
     kind = cue(_KIND)
     out = [(_reply(f"A friendly chat with {i.partner}", "a little warmer", "unchanged"),
@@ -341,15 +341,6 @@ def appraisal_options(i: RelationshipInputs) -> list[tuple[RelationshipReply, fl
         out.append((_reply(_because(i.partner, "broke faith", betrayal), "much colder", "much less trusting"),
                     U_CUED + 0.05, "betrayal"))
     return out
-
-
-_ELSEWHERE = re.compile(r"\b(?:to|with|for|about|at) ([A-Z][a-z]+)\b(?!'|\s+(?:Cafe|House|Shop|School|Office|Library|"
-                        r"Park|Bar|Hall|Room|Street|Square))")
-
-
-def _aimed_elsewhere(line: str, owner: str) -> bool:
-    """The line is about someone else ("I want to apologize to Jonah", said to Erica)."""
-    return any(name != owner for name in _ELSEWHERE.findall(line))
 
 
 def _because(partner: str, what: str, line: str) -> str:

@@ -57,7 +57,7 @@ async def converse(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMi
     per_call_s = None if brain.sequential else REQUEST_DEADLINE_WALL_S
     tr = await run_conversation(speaker(brain, a, b.name, job.place, topic, purpose, job.asked_t),
                                 speaker(brain, b, a.name, job.place, reply_topic, purpose, job.asked_t),
-                                brain.scheduler, job.asked_t, deadline_s=per_call_s)
+                                brain.scheduler, job.asked_t, deadline_s=per_call_s, phrasebook=brain.phrasebook)
     told = any(l.act for l in tr.lines)  # an event told in so many words needs no extraction from the lines
     eff = await conversation_effects(tr, brain.scheduler, known_places=brain.known_places,
                                      known_agents=list(brain.minds), start_date=brain.scenario.start_date,

@@ -21,6 +21,7 @@ from garp.mind.agent import AgentMind
 from garp.mind.commitments import make_commitment
 from garp.mind.emotion import EmotionState
 from garp.mind.news import intention_event, invitation_visits
+from garp.mind.phrasebook import Phrasebook
 from garp.mind.routine import work_end_times
 from garp.mind.plan_repair import Friend, end_visit, is_free_time, is_sleep, seek_company
 from garp.mind.plan_tree import PlanNode, PlanTree, activity_key, goal_text
@@ -59,6 +60,7 @@ class Brain:
         self.rel_hooks = rel_hooks
         self.sequential = sequential
         self.hooks = SceneHooks(scenario)
+        self.phrasebook = Phrasebook()  # how often each line was said in the town today
         self.affordances = AffordanceEmbeddings(embedder)
         self.company_off_until: dict[str, float] = {}  # agent -> game s the company rule rests until
         self._trees: dict[str, tuple[int, PlanTree | None]] = {}  # agent -> (serial, tree it numbers)
@@ -73,7 +75,8 @@ class Brain:
         """Each agent's planner and plan number, the company rule's rests, the relationship hooks' state (a save)."""
         return {"planners": {n: p.state() for n, p in self.planners.items()},
                 "serials": {n: serial for n, (serial, _) in self._trees.items()},
-                "company_off_until": dict(self.company_off_until), "rel_hooks": self.rel_hooks.state()}
+                "company_off_until": dict(self.company_off_until), "rel_hooks": self.rel_hooks.state(),
+                "phrasebook": self.phrasebook.state()}
 
     def restore(self, data: dict[str, Any]) -> None:
         """The serial of each planner's current tree is kept, so a saved PlanMirror still matches."""
@@ -82,6 +85,7 @@ class Brain:
         self._trees = {n: (int(serial), self.planners[n].tree) for n, serial in data["serials"].items()}
         self.company_off_until = {n: float(t) for n, t in data["company_off_until"].items()}
         self.rel_hooks.restore(data["rel_hooks"])
+        self.phrasebook.restore(data.get("phrasebook", {}))  # older saves have none
 
     # --- dispatch --------------------------------------------------------------------------
     async def handle(self, job: Job) -> list[Command]:
