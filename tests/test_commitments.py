@@ -93,6 +93,11 @@ def test_place_matching():
     assert match_place("music room", PLACES) == "School Music Room"
     assert match_place("the libary", PLACES) == "Library"
     assert match_place("Atlantis", PLACES, "home") == "home"
+    # "around town" names no place: Sam's evening walk once went to the Town Office; a walk goes outside
+    town = ["Town Office", "Johnson Park", "Sam's Flat"]
+    assert match_place("walking around town to learn where things are", town, "home") == "Johnson Park"
+    assert match_place("the office", town) == "Town Office"
+    assert match_place("around town", ["Town Office"], "home") == "home"
 
 
 def _inputs(lines, now=1 * D + 10 * 3600):

@@ -191,6 +191,11 @@ def word_overlap(a: str, b: str) -> float:
     return len(wa & wb) / min(len(wa), len(wb))
 
 
+_WHOLE_TOWN = {"town", "village", "around", "everywhere"}  # "around town" names no one place ("Town Office")
+_OPEN_AIR = re.compile(r"\b(walk\w*|stroll\w*|wander\w*|jog\w*|fresh air|outside|outdoors)\b")
+_OPEN_AIR_PLACE = re.compile(r"\b(Park|Square|Garden|Green)\b")
+
+
 def match_place(text: str | None, known: list[str], default: str | None = None) -> str | None:
     """Map a free-text place to one of the known map places; unknown → `default`."""
     if not text or not known:
@@ -205,14 +210,17 @@ def match_place(text: str | None, known: list[str], default: str | None = None) 
     close = difflib.get_close_matches(low, list(by_low), n=1, cutoff=PLACE_FUZZY_CUTOFF)
     if close:
         return by_low[close[0]]
-    words = content_words(low)
+    words = content_words(low) - _WHOLE_TOWN
 
     def fit(place: str) -> float:  # share of the place's words found (fuzzily) in the text
         pw = content_words(place)
         hit = sum(1 for w in pw if difflib.get_close_matches(w, words, n=1, cutoff=PLACE_FUZZY_CUTOFF))
         return hit / max(1, len(pw))
     best = max(((fit(k), k) for k in known), default=(0.0, ""))
-    return best[1] if best[0] >= 0.5 else default
+    if best[0] >= 0.5:
+        return best[1]
+    outdoors = [k for k in known if _OPEN_AIR_PLACE.search(k)]  # a walk with nowhere named is taken outside
+    return outdoors[0] if outdoors and _OPEN_AIR.search(low) else default
 
 
 def _slug(text: str) -> str:
