@@ -207,6 +207,23 @@ def test_garp_check_short_scenario_from_committed_cache(tmp_path, sim_engine, mo
     assert calls and not [e for e in rows[0]["events"] if e["kind"] == "error"]
 
 
+@pytest.mark.model
+def test_ctrl_c_ends_the_whole_check_not_only_its_current_run(tmp_path, sim_engine, monkeypatch):
+    """Ctrl-C once ended only the scenario under way, and the check went on to the next."""
+    import signal
+    import types
+
+    from garp.sim import check, runner
+    backend, embedder = sim_engine
+    monkeypatch.setattr(check, "shared_engine", lambda args: (Shared(backend), Shared(embedder)))
+    monkeypatch.setattr(runner, "progress_printer", lambda label: lambda sim, final=False: None if final else
+                        signal.raise_signal(signal.SIGINT))  # the player presses Ctrl-C during the first step
+    args = types.SimpleNamespace(runs=1, live=False, record=False, cache=str(tmp_path / "r.sqlite"), model=None,
+                                 server=None)
+    rows = check.run_check(["solitary_evening", "apology"], args, tmp_path / "out", progress=True)
+    assert [r["label"] for r in rows] == ["solitary_evening"] and rows[0]["interrupted"]
+
+
 
 def test_headless_personality_scenario_without_trait_is_a_clear_error(tmp_path):
     import types

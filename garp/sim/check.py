@@ -74,7 +74,7 @@ def run_one(name: str, answer: str | None, run: int, args: Any, out: Path, backe
     if show:
         show(sim, final=True)
     return {"scenario": name, "label": label, "answer": answer, "run": run + 1, "seed": opts.seed,
-            "wall_s": round(time.monotonic() - t0, 1),
+            "wall_s": round(time.monotonic() - t0, 1), "interrupted": bool(getattr(sim, "interrupted", False)),
             "log": str(sim.log.path), "goals": sim.goals(), "events": EventLog.read(sim.log.path)}
 
 
@@ -143,11 +143,12 @@ def run_check(names: list[str], args: Any, out: Path, progress: bool = True) -> 
     rows = []
     first = int(getattr(args, "first_run", 0))  # a run's index is its seed; a sweep can skip seeds already run
     runs = range(first, first + max(1, int(args.runs)))
+    todo = [(name, answer, run) for name in names for _, answer in variants(name) for run in runs]
     try:
-        for name in names:
-            for label, answer in variants(name):
-                for run in runs:
-                    rows.append(run_one(name, answer, run, args, out, backend, embedder, progress))
+        for name, answer, run in todo:
+            rows.append(run_one(name, answer, run, args, out, backend, embedder, progress))
+            if rows[-1]["interrupted"]:  # Ctrl-C ends the whole check, not only the run it came in
+                break
     finally:
         embedder.close()
         backend.close()
@@ -167,6 +168,9 @@ def cmd_check(args: Any) -> int:
     summary = write_reports(rows, out)
     print(table(rows))
     print(f"{summary['passed']}/{summary['runs']} runs passed; reports in {out}/results.json and {out}/junit.xml")
+    if any(r["interrupted"] for r in rows):
+        print(f"garp check: interrupted during {rows[-1]['label']} run{rows[-1]['run']}; the runs after it were not run")
+        return 130
     healthy = True
     for r in rows:
         ok, line = health_verdict(r["events"])
