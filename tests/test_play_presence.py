@@ -248,7 +248,7 @@ def test_hud_line_drops_the_saturation_notice_beside_an_empty_queue():
     sim = types.SimpleNamespace(clock=GameClock(DAWN), scheduler=scheduler, minds={"A": 1})
     hud = Hud(sim)
     assert "model queue 0/40" in hud.line() and "saturated" not in hud.line()
-    assert "busy 25%, 2 tok/s" in hud.line()  # scoring keeps the model busy without making tokens
+    assert "model busy 25%, writing 2 tok/s" in hud.line()  # scoring keeps it busy without writing tokens
 
 
 @pytest.mark.parametrize("why, expected", [
