@@ -190,8 +190,8 @@ def test_a_line_the_town_said_enough_today_is_not_offered_until_tomorrow():
 
 def test_a_speaker_with_nothing_left_to_say_takes_its_leave():
     spent = [plain(t) for t in CANNED_TURNS]
-    left = checked_candidates(ConversationLine(), inputs(history=["Tomas: Hi Jonah.", "Jonah: The bakery has a new oven."],
-                                                         spent=spent))
+    told = ["Tomas: Hi Jonah.", "Jonah: The bakery has a new oven."]
+    left = checked_candidates(ConversationLine(), inputs(history=told, spent=spent))
     assert left and all(c.source == "farewell" for c in left)
 
 

@@ -52,11 +52,12 @@ APOLOGY = re.compile(r"\b(sorry|apologi[sz](?:e|es|ed|ing)|apolog(?:y|ies)|forgi
 _NOT_APOLOGY = re.compile(r"\bsorry (?:to hear|for your loss)|\bsorry, i (?:don't|can't|won't)|"
                           r"\b(?:for|the|your) apolog|\bno need to (?:be sorry|apologi)", re.I)
 # "to/with/for/about/at Name" (not a place): the line is about someone other than the one spoken to
-_ELSEWHERE = re.compile(r"\b(?:to|with|for|about|at) (?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b)([A-Z][a-z]+)\b(?!'|\s+(?:Cafe|House|Shop|School|Office|Library|"
-                        r"Park|Bar|Hall|Room|Street|Square))")
+_ELSEWHERE = re.compile(r"\b(?:to|with|for|about|at) (?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b)([A-Z][a-z]+)\b"
+                        r"(?!'|\s+(?:Cafe|House|Shop|School|Office|Library|Park|Bar|Hall|Room|Street|Square))")
 _INVITE = re.compile(r"\b(would you like to|do you want to|care to join|shall we|are you free)\b[^?]*\?", re.I)
 _SAD = re.compile(r"\b(?<!not )(?<!n't )(?<!not too )(sad|tired|worried|nervous|upset|hard|difficult|lonely|bad|"
-                  r"angry|hurt|awful|stressed|afraid|scared|frightened|fears?|anxious|shaking|sick|exhausted|lost|broken)\b", re.I)  # "not bad at all" is no sorrow
+                  r"angry|hurt|awful|stressed|afraid|scared|frightened|fears?|anxious|shaking|sick|exhausted|lost|"
+                  r"broken)\b", re.I)  # "not bad at all" is no sorrow
 _STOP = frozenset("the a an and or but of to in on at for with from by about as is are was were be been am i you "
                   "he she it we they me my your his her its our their this that what how do did have has had not "
                   "so just really too also there here then than can could would will i'm it's that's".split())

@@ -169,7 +169,8 @@ def cmd_check(args: Any) -> int:
     print(table(rows))
     print(f"{summary['passed']}/{summary['runs']} runs passed; reports in {out}/results.json and {out}/junit.xml")
     if any(r["interrupted"] for r in rows):
-        print(f"garp check: interrupted during {rows[-1]['label']} run{rows[-1]['run']}; the runs after it were not run")
+        last = rows[-1]
+        print(f"garp check: interrupted during {last['label']} run{last['run']}; the runs after it were not run")
         return 130
     healthy = True
     for r in rows:
