@@ -82,7 +82,8 @@ class Hud:
                                                   if e["up"] else "DOWN") for e in s.endpoints)
         queue = f"model queue {s.queue_depth}/{s.bound}" if s.bound else f"model queue {s.queue_depth}"
         saturated = f"   model saturated: x{s.keep_up:g} would keep up" if self.saturated else ""
-        return (f"{s.date or s.time}   {state}   {queue}   model busy {s.busy:.0%}, writing {s.tok_s:.0f} tok/s{saturated}   "
+        busy = f"model busy {s.busy:.0%}, writing {s.tok_s:.0f} tok/s"
+        return (f"{s.date or s.time}   {state}   {queue}   {busy}{saturated}   "
                 f"{s.agents} agent{'' if s.agents == 1 else 's'}{servers}   F1 help")
 
     def banner(self) -> str:

@@ -12,7 +12,7 @@ from collections import Counter
 from garp.textclean import plain
 from garp.units import DAY_S
 
-STOCK_PER_DAY = 5  # times one line may be said in a game day across the town (line_check.MAX_PER_DAY)
+STOCK_PER_DAY = 5  # times one line may be said in a game day across the town (the line checker's limit too)
 
 
 class Phrasebook:
@@ -40,5 +40,5 @@ class Phrasebook:
         return {"day": self.day, "counts": dict(self.counts)}
 
     def restore(self, data: dict) -> None:
-        self.day, self.counts = int(data.get("day", 0)), Counter({str(k): int(v) for k, v in
-                                                                  data.get("counts", {}).items()})
+        self.day = int(data.get("day", 0))
+        self.counts = Counter({str(line): int(n) for line, n in data.get("counts", {}).items()})

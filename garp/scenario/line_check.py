@@ -15,12 +15,13 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable
 
+from garp.mind.phrasebook import STOCK_PER_DAY
 from garp.textclean import loops, plain, sentences
 from garp.units import DAY_S
 
 # --- tunables (issue 18 item 4) ------------------------------------------------------------
 MAX_PER_CHAT = 2   # one line said more often than this in one conversation is flagged
-MAX_PER_DAY = 5    # one line said more often than this in a game day, town-wide, is flagged
+MAX_PER_DAY = STOCK_PER_DAY  # one line said more often than this in a game day, town-wide, is flagged
 MAX_SENTENCES = 2  # an interview answer longer than this is flagged
 
 _INSTRUCTION = re.compile(

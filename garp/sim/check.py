@@ -168,8 +168,8 @@ def cmd_check(args: Any) -> int:
     summary = write_reports(rows, out)
     print(table(rows))
     print(f"{summary['passed']}/{summary['runs']} runs passed; reports in {out}/results.json and {out}/junit.xml")
-    if any(r["interrupted"] for r in rows):
-        last = rows[-1]
+    last = rows[-1] if rows else None
+    if last and last["interrupted"]:  # only the last run can be: the check stops there
         print(f"garp check: interrupted during {last['label']} run{last['run']}; the runs after it were not run")
         return 130
     healthy = True
