@@ -178,7 +178,7 @@ def test_reflection_at_fifty_with_model(store, embedder, scheduler, monkeypatch)
         for i, n in enumerate(notes):
             await mem.remember(n, t=600.0 * i, type="event", poignancy=9)
         assert mem.reflection_due()
-        return await reflect(mem, scheduler, t=4000.0)
+        return await reflect(mem, scheduler, t=4000.0, people=["Lena", "Ludwig", "Dara"])
     result = asyncio.run(run())
     assert mem.poignancy_since_reflection == sum(3 for _ in result.insights)  # insights scored by fallback
     assert 1 <= len(result.calls) <= 2 and result.calls[0].function == "reflection_focal_points"
@@ -188,3 +188,5 @@ def test_reflection_at_fifty_with_model(store, embedder, scheduler, monkeypatch)
     for thought in result.insights:
         stored = store.get(thought.id)
         assert stored.type == "thought" and stored.evidence and set(stored.evidence) <= ids
+    for call in result.calls[1:]:  # the insight is ranked from code's statements, not generated
+        assert call.mode == "score" and not call.fallback_used and call.parsed["source"]

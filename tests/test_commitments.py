@@ -4,6 +4,7 @@ from datetime import date
 
 import pytest
 
+from garp.engine.lmfunction import checked_candidates, run_function
 from garp.mind.commitments import (
     CommitmentBook, CommitmentExtraction, ExtractedPlan, ExtractionInputs, commitments_from_extraction,
     make_commitment, match_place, parse_day_index, parse_time_of_day, resolve_when, same_event,
@@ -98,6 +99,9 @@ def test_place_matching():
     assert match_place("walking around town to learn where things are", town, "home") == "Johnson Park"
     assert match_place("the office", town) == "Town Office"
     assert match_place("around town", ["Town Office"], "home") == "home"
+    school = ["Oak Hill School", "Lena's House", "Maya's House", "Hobbs Cafe"]
+    assert match_place("lessons at school", school, "home") == "Oak Hill School"  # the town's one school
+    assert match_place("tidy the house", school, "home") == "home"  # one of many houses names none
 
 
 def _inputs(lines, now=1 * D + 10 * 3600):
@@ -151,3 +155,32 @@ def test_an_arrangement_that_would_pull_a_host_from_their_own_event_clashes():
                              end=day1 + 21 * 3600, source="heard-from-host")
     assert book.hosted_clash(retold) is None  # the same event, told with another place, is no clash
     assert CommitmentBook("Oliver").hosted_clash(meet) is None  # Oliver hosts nothing
+
+
+def test_rank_mode_offers_no_plan_and_each_plan_the_transcript_grounds():
+    """The small model ranks "no plan" against the plans code reads off the lines; a plan needs a
+    time said while proposing, and "my house" is the speaker's home."""
+    fn = CommitmentExtraction()
+    lines = ["Ludwig: Maria, come to my birthday party tomorrow at 7pm at my house!",
+             "Maria: I'd love to, see you there."]
+    cands = checked_candidates(fn, _inputs(lines))
+    assert [c.out.agreed for c in cands] == [False, True]
+    plan = cands[1].out
+    assert (plan.what, plan.where, plan.proposed_by) == ("birthday party", "Ludwig's House", "Ludwig")
+    assert commitments_from_extraction(_inputs(lines), plan)["Maria"].start == 2 * D + 19 * 3600
+    # a time named without proposing anything, in the past, or turned down grounds no plan: "no plan" alone
+    for chat in (["Ludwig: I got up at 7 this morning.", "Maria: Early!"],
+                 ["Ludwig: Would you like to join me at Hobbs Cafe tomorrow at 7pm?", "Maria: Sorry, I can't make it."],
+                 ["Ludwig: Let's meet today at 9am at Hobbs Cafe.", "Maria: Sure."]):
+        assert [c.out.agreed for c in checked_candidates(fn, _inputs(chat))] == [False]
+
+
+@pytest.mark.model
+def test_a_conversation_without_a_plan_is_answered_by_code_not_counted_as_a_failure(llm_backend):
+    lines = ["Ludwig: I got up at 7 this morning.", "Maria: Early!"]
+    out, rec = run_function(CommitmentExtraction(), _inputs(lines), llm_backend, agent="Ludwig")
+    assert out.agreed is False and not rec.fallback_used and rec.note == "one candidate"
+    invite = ["Ludwig: Maria, come to my birthday party tomorrow at 7pm at my house!",
+              "Maria: I'd love to, see you there."]
+    out, rec = run_function(CommitmentExtraction(), _inputs(invite), llm_backend, agent="Ludwig")
+    assert rec.mode == "score" and not rec.fallback_used and rec.parsed["source"] in ("none", "transcript")

@@ -9,7 +9,7 @@ from collections import Counter
 from garp.engine.lmfunction import checked_candidates
 from garp.mind.dialogue import ConversationLine, ConversationSummary, LineInputs, SpeakerContext, SummaryInputs, \
     run_conversation
-from garp.mind.line_candidates import CANNED_TURNS, FAREWELL, line_options, spoken, stable_pick
+from garp.mind.line_candidates import CANNED_TURNS, FAREWELL, FOLLOW_UPS, line_options, spoken, stable_pick
 from garp.mind.phrasebook import STOCK_PER_DAY, Phrasebook
 from garp.scenario.line_check import check_lines
 from garp.textclean import plain
@@ -222,3 +222,16 @@ def test_an_apology_is_answered_only_when_it_is_made_to_the_speaker():
     assert "answer:apology" not in sources("Jonah: I'm sorry to hear that.")
     afraid = texts(inputs(history=["Jonah: I'm afraid my hands will shake on stage."]))
     assert any(t == "I'm sorry to hear that." or "Are you all right" in t or "anything I can do" in t for t in afraid)
+
+
+def test_a_greeting_is_not_answered_with_a_stock_remark_or_as_a_stranger():
+    """"Hi Dara, good to see you." once got "Good for you." back, and a friend's greeting got
+    "Hello, I'm Erica. I don't think we've met." from someone who barely knew the greeter."""
+    greeted = inputs(history=["Jonah: Hi Tomas, good to see you."], familiarity=0.05)
+    lines = texts(greeted)
+    assert not any(t in FOLLOW_UPS for t in lines)
+    assert not any("I'm Tomas" in t for t in lines) and any("Jonah" in t for t in lines)
+    introduced = inputs(history=["Jonah: Hello, I'm Jonah. I don't think we've met."], familiarity=0.05)
+    assert any("I'm Tomas" in t for t in texts(introduced))  # a stranger's introduction is answered in kind
+    news = inputs(history=["Jonah: I finished the mural on the school wall."])
+    assert any(t in FOLLOW_UPS for t in texts(news))  # news still gets a follow-up

@@ -140,6 +140,16 @@ def test_sleep_and_meals_inserted_into_a_bare_plan():
     assert lunch.place == "Park"  # lunch where the agent is at the time
 
 
+def test_an_early_risers_breakfast_is_not_put_inside_the_shift_after_it():
+    """Arjun's "05:30 wake up and have breakfast" ended at 06:00, where the breakfast window began, so
+    repair added "07:30 have breakfast" inside his 06:00-15:00 kitchen shift."""
+    raw = day_plan([("05:30", "wake up and have breakfast", "home"), ("06:00", "cafe kitchen", "Hobbs Cafe"),
+                    ("15:00", "read", "home")], day=0)
+    out = plan_repair(raw, day=0, home=HOME, known_places=PLACES)
+    assert [n.description for n in out if n.description == "have breakfast"] == []
+    assert next(n for n in out if n.description == "cafe kitchen").start == 6 * 3600
+
+
 def test_tree_current_boundary_and_replace_window_keeps_structure():
     nodes = plan_repair(day_plan([("07:00", "wake", "home"), ("09:00", "work", "Hobbs Cafe"),
                                   ("17:00", "walk", "Park")]), day=1, home=HOME, known_places=PLACES)

@@ -17,7 +17,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from garp.engine.lmfunction import LMFunction, chat
+from garp.engine.lmfunction import Candidate, LMFunction, chat
 from garp.units import DAY_S
 
 # --- tunables -------------------------------------------------------------------------
@@ -191,6 +191,7 @@ def word_overlap(a: str, b: str) -> float:
     return len(wa & wb) / min(len(wa), len(wb))
 
 
+_DWELLINGS = {"house", "flat", "home", "cottage", "apartment"}  # many of a kind: "house" names no one home
 _WHOLE_TOWN = {"town", "village", "around", "everywhere"}  # "around town" names no one place ("Town Office")
 _OPEN_AIR = re.compile(r"\b(walk\w*|stroll\w*|wander\w*|jog\w*|fresh air|outside|outdoors)\b")
 _OPEN_AIR_PLACE = re.compile(r"\b(Park|Square|Garden|Green)\b")
@@ -214,11 +215,14 @@ def match_place(text: str | None, known: list[str], default: str | None = None) 
 
     def fit(place: str) -> float:  # share of the place's words found (fuzzily) in the text
         pw = content_words(place)
-        hit = sum(1 for w in pw if difflib.get_close_matches(w, words, n=1, cutoff=PLACE_FUZZY_CUTOFF))
+        hit = sum(1 for w in pw - _DWELLINGS if difflib.get_close_matches(w, words, n=1, cutoff=PLACE_FUZZY_CUTOFF))
         return hit / max(1, len(pw))
     best = max(((fit(k), k) for k in known), default=(0.0, ""))
     if best[0] >= 0.5:
         return best[1]
+    of_kind = [k for k in known if k.split()[-1].lower() in words - _DWELLINGS]  # "at school": the one School
+    if len(of_kind) == 1:
+        return of_kind[0]
     outdoors = [k for k in known if _OPEN_AIR_PLACE.search(k)]  # a walk with nowhere named is taken outside
     return outdoors[0] if outdoors and _OPEN_AIR.search(low) else default
 
@@ -389,6 +393,19 @@ class CommitmentExtraction(LMFunction):
                 f"Conversation between {' and '.join(inputs.speakers)}:\n" + "\n".join(inputs.lines))
         return chat(system, user)
 
+    def candidates(self, inputs: ExtractionInputs) -> list[Candidate]:
+        """"No plan", and one plan per time a speaker named while proposing something; the check drops
+        a plan the transcript cannot ground (no place, in the past), so a chat with nothing to ground has
+        "no plan" as its only answer and spends no model time."""
+        nothing = Candidate(ExtractedPlan(agreed=False), "They made no plan to meet.", U_NO_PLAN, "none")
+        return [nothing] + [Candidate(plan, _plan_text(inputs, plan), U_PLAN, "transcript")
+                            for plan in plan_options(inputs)]
+
+    def rank_messages(self, inputs: ExtractionInputs) -> list[dict]:
+        system = ("You read a short conversation and say whether the speakers agreed on a plan to meet or "
+                  "do something together at a stated time.")
+        return chat(system, self.messages(inputs, False)[-1]["content"] + "\nWhat did they agree?")
+
     def fallback(self, inputs: ExtractionInputs) -> ExtractedPlan:
         return ExtractedPlan(agreed=False)
 
@@ -396,6 +413,75 @@ class CommitmentExtraction(LMFunction):
         if out.agreed:
             resolve_extraction(inputs, out)  # raises ValueError when it cannot be grounded
         return out
+
+
+U_NO_PLAN, U_PLAN = 0.45, 0.55  # code's estimate: a time named while proposing is more likely a plan than not
+MAX_PLANS = 3
+_ACTIVITY = re.compile(r"\b((?:[A-Z]\w+'s )?(?:(?:birthday|dinner|garden|jam|tea|card) )?(?:party|dinner|lunch|breakfast|"
+                       r"coffee|tea|session|walk|game|concert|recital|exhibition|opening|movie|film|practice|"
+                       r"rehearsal|picnic|match|meeting|drinks|chess|lesson|show|run|swim|visit))\b", re.I)
+
+
+def _activity(text: str) -> str:
+    m = _ACTIVITY.search(text)
+    return m.group(1)[:60] if m else ""
+
+
+def _said_when(t: float, now_t: float, start_date: date | None) -> str:
+    """A time as a speaker would name it, which `resolve_when` reads back to `t`."""
+    ahead = int(t // DAY_S) - int(now_t // DAY_S)
+    if ahead <= 0:
+        return f"today {hhmm(t)}"
+    if ahead == 1:
+        return f"tomorrow {hhmm(t)}"
+    if start_date is None:
+        return hhmm(t)
+    return f"{WEEKDAYS[(start_date + timedelta(days=int(t // DAY_S))).weekday()]} {hhmm(t)}"
+
+
+def plan_options(inputs: ExtractionInputs) -> list[ExtractedPlan]:
+    """What the transcript could have arranged: each time said in a line that proposes or accepts."""
+    plans: dict[float, ExtractedPlan] = {}
+    whole = " ".join(line.split(":", 1)[-1] for line in inputs.lines)
+    for n, line in enumerate(inputs.lines):
+        text = line.split(":", 1)[-1]
+        t = resolve_when(text, inputs.now_t, inputs.start_date)
+        if t is None or t in plans or not _INTENT.search(text) or len(plans) >= MAX_PLANS \
+                or _declined(inputs.lines[n + 1:], _line_speaker(line)):
+            continue
+        where = _home_named(text, _line_speaker(line), inputs) or match_place(text, inputs.known_places) \
+            or match_place(whole, inputs.known_places) or ""
+        plans[t] = ExtractedPlan(agreed=True, what=_activity(text) or _activity(whole) or "meet up",
+                                 when=_said_when(t, inputs.now_t, inputs.start_date), where=where,
+                                 proposed_by=_line_speaker(line)[:30])
+    return list(plans.values())
+
+
+_DECLINE = re.compile(r"\b(can't|cannot|can not|won't|couldn't|not able|unable|no thanks|another time|"
+                      r"rather not|too busy|not free)\b", re.I)
+
+
+def _declined(after: list[str], proposer: str) -> bool:
+    """The other speaker's next line turns the proposal down ("Sorry, I can't make it")."""
+    reply = next((line for line in after if _line_speaker(line) != proposer), "")
+    return bool(_DECLINE.search(reply.split(":", 1)[-1]))
+
+
+_MY_HOME = re.compile(r"\b(my|your) (house|place|home|flat)\b", re.I)
+
+
+def _home_named(text: str, speaker: str, inputs: ExtractionInputs) -> str | None:
+    """"at my house" said by Ludwig -> "Ludwig's House"; "your place" -> the other speaker's home."""
+    m = _MY_HOME.search(text)
+    if not m:
+        return None
+    whose = speaker if m.group(1).lower() == "my" else next((s for s in inputs.speakers if s != speaker), speaker)
+    return next((p for p in inputs.known_places if p.startswith(f"{whose}'s ")), None)
+
+
+def _plan_text(inputs: ExtractionInputs, plan: ExtractedPlan) -> str:
+    meet = "to meet" if plan.what == "meet up" else f"to meet for {plan.what}"
+    return f"{' and '.join(inputs.speakers)} agreed {meet} at {plan.where}, {plan.when}, as {plan.proposed_by} proposed."
 
 
 def _line_speaker(line: str) -> str:

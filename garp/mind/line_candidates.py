@@ -155,6 +155,8 @@ def greeting_pools(s: str, l: str) -> list[list[str]]:
 
 def greetings(i: Any, n: int = 1) -> list[str]:
     tier = sum(float(getattr(i, "familiarity", 0.5)) >= bound for bound in GREETING_TIERS)
+    if tier == 0 and i.history and not _greeted(i, i.history[0], tier=0):
+        tier = 1  # greeted by name as someone known: not "I don't think we've met" back
     pool = greeting_pools(i.speaker, i.listener)[tier]
     return stable_pick(fresh(pool, i) or pool, turn_key("greet", i), n)  # few: the model has a favourite
 
@@ -200,6 +202,13 @@ def fallback_lines(listener: str, *, opening: bool) -> list[str]:
     return [first, "Mm, that makes sense.", "Right. Anyway, nice to catch up.", f"Take care, {listener}."]
 
 
+def _greeted(i: Any, line: str, tier: int | None = None) -> bool:
+    """`line` (the listener's, "Name: text") is one of the listener's greetings to the speaker (of `tier`)."""
+    said = _plain(line.split(":", 1)[-1])
+    pools = greeting_pools(i.listener, i.speaker)
+    return any(_plain(g) == said for pool in (pools if tier is None else [pools[tier]]) for g in pool)
+
+
 def answers(i: Any, last: str) -> list[LineOption]:
     """Replies to what the listener just said: a question, an apology, an invitation, news."""
     key = turn_key("ans", i)
@@ -217,7 +226,7 @@ def answers(i: Any, last: str) -> list[LineOption]:
         out += [LineOption(t, U_ANSWER, "answer:invitation") for t in pool]
     if _QUESTION.search(last) and not out:
         out += [LineOption(t, U_CANNED, "answer:unsure") for t in stable_pick(fresh(UNSURE_ANSWERS, i), key, 1)]
-    if not _QUESTION.search(last):
+    if not _QUESTION.search(last) and not _greeted(i, last):  # "Good for you." answers no "Hi, good to see you."
         pool = fresh(SYMPATHY if _SAD.search(last) else FOLLOW_UPS, i)
         out += [LineOption(t, U_FOLLOW_UP, "follow-up") for t in stable_pick(pool, key, TEMPLATES_PER_KIND)]
     return out

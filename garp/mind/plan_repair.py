@@ -39,7 +39,7 @@ NIGHT_SLEEP_EARLIEST_S = 20 * 3600.0  # a sleep block starting after this counts
 COMMITMENT_TRAVEL_LEAD_S = 50 * 60.0
 # meal -> (window start, window end, preferred start, duration), game seconds of the day
 MEALS: dict[str, tuple[float, float, float, float]] = {
-    "breakfast": (6 * 3600.0, 10.5 * 3600, 7.5 * 3600, 30 * 60.0),
+    "breakfast": (5 * 3600.0, 10.5 * 3600, 7.5 * 3600, 30 * 60.0),  # an early shift's breakfast is at 05:30
     "lunch": (11.5 * 3600, 14.5 * 3600, 12.5 * 3600, 45 * 60.0),
     "dinner": (17.5 * 3600, 21.5 * 3600, 19 * 3600.0, 60 * 60.0),
 }

@@ -16,8 +16,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from garp.engine.lmfunction import CallRecord, LMFunction, chat
+from garp.engine.lmfunction import CallRecord, Candidate, LMFunction, chat
 from garp.mind.emotion import consolidate
+from garp.mind.insight_candidates import insight_options
 from garp.mind.line_candidates import is_bookkeeping
 from garp.mind.memory import AgentMemory
 from garp.textclean import is_prose, sentences
@@ -28,6 +29,7 @@ MAX_QUESTIONS = 2           # questions turned into insights (keeps reflection a
 EVIDENCE_K = 6              # memories retrieved per question
 TEXT_CHARS = 90             # grammar maxLength per question / insight
 INSIGHT_POIGNANCY = None    # insights are scored like any other memory
+EARLIER_INSIGHTS = 40       # recent thoughts looked through so an insight is not drawn twice
 
 
 # Anchored patterns (the grammar supports them) keep the small model from copying the
@@ -64,6 +66,8 @@ class InsightInputs:
     personality_text: str
     question: str
     memories: list[str]
+    people: list[str] = field(default_factory=list)   # the town's cast, to tell names in the memories
+    earlier: list[str] = field(default_factory=list)  # insights already drawn (not offered again)
 
 
 def _numbered(memories: list[str]) -> str:
@@ -146,6 +150,17 @@ class Insights(LMFunction[InsightInputs, InsightReply]):
                 f"What can {inputs.name} conclude?")
         return chat(system, user)
 
+    def candidates(self, inputs: InsightInputs) -> list[Candidate]:
+        return [Candidate(InsightReply(insights=[Insight(statement=o.statement, evidence=o.evidence)]),
+                          o.statement, o.utility, o.source)
+                for o in insight_options(inputs.name, inputs.question, inputs.memories, inputs.people,
+                                         inputs.earlier)]
+
+    def rank_messages(self, inputs: InsightInputs) -> list[dict]:
+        system = ("You help a character reflect. Given numbered memories and a question, say in one short "
+                  "sentence what the character concludes.")
+        return chat(system, self.messages(inputs, False)[-1]["content"])
+
     def fallback(self, inputs: InsightInputs) -> InsightReply:
         return InsightReply.model_construct(insights=[])  # "no insights": valid by declaration
 
@@ -174,8 +189,8 @@ class ReflectionResult:
 
 
 async def reflect(memory: AgentMemory, scheduler, *, t: float, personality_text: str = "",
-                  emotion: str = "neutral", intensity: float = 0.0) -> ReflectionResult:
-    """Run one reflection for `memory`'s owner; always resets the poignancy counter."""
+                  emotion: str = "neutral", intensity: float = 0.0, people: list[str] = ()) -> ReflectionResult:
+    """Run one reflection for `memory`'s owner (`people`: the town's cast); always resets the poignancy counter."""
     result = ReflectionResult(t=t)
     text = personality_text or memory.personality_text
     formed = memory.since_last_reflection()
@@ -193,8 +208,9 @@ async def reflect(memory: AgentMemory, scheduler, *, t: float, personality_text:
         if not found:
             continue
         records = [s.record for s in found]
-        reply, rec = await scheduler.call(Insights(), InsightInputs(memory.owner, text, question,
-                                                                    [r.description for r in records]),
+        earlier = [r.description for r in memory.recent(EARLIER_INSIGHTS, types=["thought"]) if r.evidence]
+        inputs = InsightInputs(memory.owner, text, question, [r.description for r in records], list(people), earlier)
+        reply, rec = await scheduler.call(Insights(), inputs,
                                           agent=memory.owner, game_time=t, retrieved=[_scored(s) for s in found])
         result.calls.append(rec)
         for ins in reply.insights:

@@ -431,6 +431,6 @@ class Brain:
             emo = mind.emotion.current
             result = await reflect(mind.memory, self.scheduler, t=job.asked_t,
                                    personality_text=mind.personality.personality_text,
-                                   emotion=emo.label, intensity=emo.intensity)
+                                   emotion=emo.label, intensity=emo.intensity, people=list(self.minds))
             self.log.emit("reflection", job.asked_t, agent=name, questions=result.questions,
                           insights=[r.description for r in result.insights], consolidated=len(result.consolidated))

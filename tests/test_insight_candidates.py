@@ -1,0 +1,49 @@
+"""Reflection insights built in code for the small model to rank (issue 18)."""
+
+from garp.engine.lmfunction import checked_candidates
+from garp.mind.insight_candidates import insight_options
+from garp.mind.reflection import InsightInputs, Insights
+
+CAST = ["Maya", "Jonah", "Erica", "Lena", "Dara", "Ludwig"]
+MAYA = ["I missed Jonah's exhibition opening after promising to be there, and I feel terrible about it.",
+        "I want to apologize to Jonah properly, in person.",
+        'Maya talked with Erica at Maya\'s House and told Erica: "I want to apologize to Jonah properly."',
+        "Maya saw Jonah at Maya's House",
+        "Erica noticed the stove in Maya's House kitchen was dirty",
+        "Maya's plan for Monday: wake up at 07:00, dinner party at Maya's at 19:00"]
+JONAH = ["Maya promised to come to my exhibition opening and never showed up.",
+         "Jonah saw Maya at Hobbs Cafe", "Jonah saw Erica using the dining table in Hobbs Cafe cafe hall"]
+
+
+def _statements(owner, question, memories, earlier=()):
+    return {o.statement: o for o in insight_options(owner, question, memories, CAST, list(earlier))}
+
+
+def test_what_a_memory_says_outright_comes_before_what_counts_suggest():
+    maya = _statements("Maya", "How do I feel about Jonah?", MAYA)
+    first = next(iter(maya.values()))
+    assert first.statement == "I need to make things right with Jonah."
+    assert all("Jonah" in MAYA[i - 1] for i in first.evidence)
+    assert "It matters to me to apologize to Jonah properly, in person." in maya
+    assert "I feel let down by Jonah." not in maya  # she let him down, not he her
+    jonah = _statements("Jonah", "Why am I upset?", JONAH)
+    assert "I feel let down by Maya." in jonah and "I need to make things right with Maya." not in jonah
+    assert "I spend a lot of my time at Hobbs Cafe." in jonah  # 'Hobbs Cafe cafe hall' is Hobbs Cafe
+
+
+def test_statements_are_the_owners_own_words_and_not_drawn_twice():
+    maya = _statements("Maya", "What matters to me?", MAYA)
+    assert maya and all("Maya" not in s for s in maya)  # first person, never "Maya feels..."
+    assert "My home keeps getting messy and needs looking after." in _statements("Maya", "q", MAYA[3:])
+    assert not any("Maya's" in s for s in maya)  # the plan's "at Maya's" is no place of its own
+    again = _statements("Maya", "What matters to me?", MAYA, earlier=["I need to make things right with Jonah."])
+    assert "I need to make things right with Jonah." not in again
+
+
+def test_every_candidate_passes_the_checks_generation_has():
+    inputs = InsightInputs("Maya", "p", "How do I feel about Jonah?", MAYA, CAST)
+    offered = checked_candidates(Insights(), inputs)
+    assert len(offered) == len(insight_options("Maya", inputs.question, MAYA, CAST))
+    for c in offered:
+        [insight] = c.out.insights
+        assert insight.statement == c.text and all(1 <= e <= len(MAYA) for e in insight.evidence)
