@@ -188,5 +188,5 @@ def test_reflection_at_fifty_with_model(store, embedder, scheduler, monkeypatch)
     for thought in result.insights:
         stored = store.get(thought.id)
         assert stored.type == "thought" and stored.evidence and set(stored.evidence) <= ids
-    for call in result.calls[1:]:  # the insight is ranked from code's statements, not generated
+    for call in result.calls:  # questions and insights are ranked from code's candidates, not generated
         assert call.mode == "score" and not call.fallback_used and call.parsed["source"]

@@ -1,8 +1,8 @@
 """Reflection insights built in code for the small model to rank (issue 18)."""
 
 from garp.engine.lmfunction import checked_candidates
-from garp.mind.insight_candidates import insight_options
-from garp.mind.reflection import InsightInputs, Insights
+from garp.mind.insight_candidates import BROAD_QUESTION, focal_options, insight_options
+from garp.mind.reflection import FocalInputs, FocalPoints, InsightInputs, Insights
 
 CAST = ["Maya", "Jonah", "Erica", "Lena", "Dara", "Ludwig"]
 MAYA = ["I missed Jonah's exhibition opening after promising to be there, and I feel terrible about it.",
@@ -47,3 +47,13 @@ def test_every_candidate_passes_the_checks_generation_has():
     for c in offered:
         [insight] = c.out.insights
         assert insight.statement == c.text and all(1 <= e <= len(MAYA) for e in insight.evidence)
+
+
+def test_focal_questions_ask_about_what_the_memories_keep_coming_back_to():
+    maya = [q for q, _, _ in focal_options("Maya", MAYA, CAST)]
+    assert maya[0] == "What should I do about Jonah?" and BROAD_QUESTION in maya
+    jonah = [q for q, _, _ in focal_options("Jonah", JONAH, CAST)]
+    assert jonah[0] == "What should I do about Maya?" and "What does the exhibition opening mean to me?" in jonah
+    offered = checked_candidates(FocalPoints(), FocalInputs("Maya", "p", MAYA, CAST))
+    assert len(offered) == len(maya)  # every question passes the checks generated ones have
+    assert all(c.out.questions[-1] == BROAD_QUESTION for c in offered)  # the broad one is always asked too

@@ -353,3 +353,27 @@ def test_a_working_day_goes_on_after_lunch():
     day = [(i.hour, i.what, i.place) for i in items]
     assert (12.5, "have lunch", "Town Office") in day and (13.5, "work", "Town Office") in day
     assert [i.hour for i in items if i.what == "work"] == [9.0, 13.5]
+
+
+TOWN = ["Ludwig's House", "Lena's House", "Oliver's Flat", "Oak Hill School", "Town Office", "Johnson Park"]
+
+
+def test_a_persona_day_puts_clauses_where_they_say_and_dinner_does_not_take_the_evening():
+    """Seen in play: Lena's "lessons at school" at her house, Oliver's "a sandwich at his desk" at his
+    flat in the middle of his office day, and "19:00-23:30 have dinner" for Ludwig."""
+    from garp.mind.planning import routine_activities
+
+    def day(name, home, workplace, routine, lifestyle=""):
+        ctx = PlanContext(name=name, home=home, workplace=workplace, routine=routine, lifestyle=lifestyle,
+                          known_places=TOWN)
+        return {a.start: (a.activity, a.place) for a in routine_activities(ctx)}
+    lena = day("Lena", "Lena's House", "Oak Hill School",
+               "Scales and repertoire in the morning, lessons at school, more practice at night.")
+    assert lena["10:30"] == ("lessons at school", "Oak Hill School")
+    oliver = day("Oliver", "Oliver's Flat", "Town Office", "Office from nine to five, a sandwich at his desk, "
+                 "a walk home the long way, dinner and a crossword.")
+    assert oliver["12:30"] == ("a sandwich at his desk", "Town Office") and is_meal("a sandwich at his desk")
+    ludwig = day("Ludwig", "Ludwig's House", None, "Mornings at the piano, evenings composing or playing "
+                 "with friends.", "Ludwig goes to bed after midnight.")
+    assert ludwig["19:00"] == ("have dinner", "Ludwig's House")
+    assert ludwig["20:00"] == ("evenings composing or playing with friends", "Ludwig's House")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from garp.mind.commitments import word_overlap
 
@@ -38,6 +39,15 @@ _WORRY = re.compile(r"\b(afraid|scared|worried|nervous|anxious|terrible|dread\w*
 _GLAD = re.compile(r"\b(love|lovely|bright|glad|pleased|happy|excited|proud|enjoy\w*|wonderful)\b", re.I)
 _EVENT = re.compile(r"\b((?:birthday |dinner |jam |exhibition |garden )?"
                     r"(?:party|recital|exhibition|concert|session|opening|performance|festival|show))\b", re.I)
+
+
+class Found(NamedTuple):
+    """Something the memories show: a statement of it, the memories (1-based), its kind and what it is about."""
+
+    text: str
+    evidence: list[int]
+    source: str
+    subject: str
 
 
 @dataclass(frozen=True)
@@ -70,7 +80,7 @@ def _mentions(memories: list[str], pattern) -> dict[str, list[int]]:
     return out
 
 
-def _about_people(owner: str, memories: list[str], people: list[str]) -> list[tuple[str, list[int], str]]:
+def _about_people(owner: str, memories: list[str], people: list[str]) -> list[Found]:
     names = [p for p in people if p != owner]
     named = _mentions(memories, lambda m: {p for p in names if re.search(rf"\b{re.escape(p)}\b", m)})
     most = sorted(named, key=lambda p: -len(named[p]))[:PEOPLE_OFFERED]
@@ -80,25 +90,25 @@ def _about_people(owner: str, memories: list[str], people: list[str]) -> list[tu
         owed = [i for i in ev if _first_person(memories[i - 1]) and _OWED.search(memories[i - 1])]
         wronged = [i for i in ev if _WRONGED.search(memories[i - 1]) and not _first_person(memories[i - 1])]
         if person in most:
-            out += [(f"{person} matters to me.", ev, "person"),
-                    (f"I would like to spend more time with {person}.", ev, "person")]
-            out += [(f"I have been seeing a lot of {person} lately.", ev, "person")] if len(ev) >= 2 else []
-        out += [(f"I always enjoy a chat with {person}.", said, "chat")] if said else []
-        out += [(f"I need to make things right with {person}.", owed, "owed")] if owed else []
-        out += [(f"I feel let down by {person}.", wronged, "wronged")] if wronged else []
+            out += [Found(f"{person} matters to me.", ev, "person", person),
+                    Found(f"I would like to spend more time with {person}.", ev, "person", person)]
+            out += [Found(f"I have been seeing a lot of {person} lately.", ev, "person", person)] if len(ev) >= 2 else []
+        out += [Found(f"I always enjoy a chat with {person}.", said, "chat", person)] if said else []
+        out += [Found(f"I need to make things right with {person}.", owed, "owed", person)] if owed else []
+        out += [Found(f"I feel let down by {person}.", wronged, "wronged", person)] if wronged else []
     return out
 
 
-def _about_places(owner: str, memories: list[str], people: list[str]) -> list[tuple[str, list[int], str]]:
+def _about_places(owner: str, memories: list[str], people: list[str]) -> list[Found]:
     out = []
     where = _mentions(memories, lambda m: set() if _PLAN.search(m) else _places(m, owner, people))
     for place, ev in where.items():
         if len(ev) >= 2:
-            out.append((f"I spend a lot of my time at {place}.", ev, "place"))
+            out.append(Found(f"I spend a lot of my time at {place}.", ev, "place", place))
     dirty = _mentions(memories, lambda m: {_base_place(d.group(1)) for d in _DIRTY.finditer(m)})
     for place, ev in dirty.items():
         place = "My home" if place == f"{owner}'s House" else place
-        out.append((f"{place} keeps getting messy and needs looking after.", ev, "chores"))
+        out.append(Found(f"{place} keeps getting messy and needs looking after.", ev, "chores", place))
     return out
 
 
@@ -109,19 +119,19 @@ def _base_place(where: str) -> str:
     return " ".join(words[:end]) or where
 
 
-def _about_self(memories: list[str]) -> list[tuple[str, list[int], str]]:
+def _about_self(memories: list[str]) -> list[Found]:
     out = []
     mine = [(i, m) for i, m in enumerate(memories, 1) if _first_person(m)]
     for i, m in mine:
         wish = _WISH.match(m)
         if wish:
-            out.append((f"It matters to me to {wish.group(1).rstrip(', ')}.", [i], "wish"))
+            out.append(Found(f"It matters to me to {wish.group(1).rstrip(', ')}.", [i], "wish", ""))
     worried = [i for i, m in mine if _WORRY.search(m)]
     glad = [i for i, m in mine if _GLAD.search(m) and not _WORRY.search(m)]
-    out += [("Worry has been weighing on me lately.", worried, "worry")] if worried else []
-    out += [("Small things have been making me happy lately.", glad, "glad")] if glad else []
+    out += [Found("Worry has been weighing on me lately.", worried, "worry", "")] if worried else []
+    out += [Found("Small things have been making me happy lately.", glad, "glad", "")] if glad else []
     for event, ev in _mentions(memories, lambda m: {e.group(1).lower() for e in _EVENT.finditer(m)}).items():
-        out.append((f"The {event} is very much on my mind.", ev, "event"))
+        out.append(Found(f"The {event} is very much on my mind.", ev, "event", event))
     return out
 
 
@@ -131,10 +141,35 @@ def insight_options(owner: str, question: str, memories: list[str], people: list
     none already concluded before (`earlier`)."""
     made = set(s.lower() for s in earlier)
     best: dict[str, InsightOption] = {}
-    for text, ev, source in (_about_people(owner, memories, people) + _about_places(owner, memories, people)
-                             + _about_self(memories)):
+    for text, ev, source, _ in _found(owner, memories, people):
         if text.lower() in made or not ev:
             continue
         u = U_KIND[source] + U_EVIDENCE * min(1.0, len(ev) / EVIDENCE_FULL) + U_QUESTION * word_overlap(question, text)
         best.setdefault(text, InsightOption(text, sorted(set(ev))[:4], round(u, 4), source))
     return sorted(best.values(), key=lambda o: -o.utility)[:MAX_CANDIDATES]
+
+
+def _found(owner: str, memories: list[str], people: list[str]) -> list[Found]:
+    return _about_people(owner, memories, people) + _about_places(owner, memories, people) + _about_self(memories)
+
+
+# A focal question per kind of thing found: what the reflection then retrieves memories for
+FOCAL_QUESTIONS = {"person": "How do I feel about {}?", "chat": "How do I feel about {}?",
+                   "owed": "What should I do about {}?", "wronged": "What should I do about {}?",
+                   "event": "What does the {} mean to me?", "place": "How are things at {} these days?",
+                   "wish": "What do I want most right now?", "worry": "What has been worrying me?",
+                   "glad": "What has been making me happy?"}
+BROAD_QUESTION = "What matters most to me right now?"
+
+
+def focal_options(owner: str, memories: list[str], people: list[str]) -> list[tuple[str, float, str]]:
+    """(question, code's utility, kind) worth reflecting on in `owner`'s recent memories, best first."""
+    best: dict[str, tuple[str, float, str]] = {}
+    for _, ev, source, subject in _found(owner, memories, people):
+        if source in FOCAL_QUESTIONS:
+            q = FOCAL_QUESTIONS[source].format(subject)
+            u = U_KIND[source] + U_EVIDENCE * min(1.0, len(ev) / EVIDENCE_FULL)
+            if u > best.get(q, ("", -1.0, ""))[1]:
+                best[q] = (q, round(u, 4), source)
+    specific = sorted(best.values(), key=lambda o: -o[1])[:MAX_CANDIDATES - 1]
+    return specific + [(BROAD_QUESTION, U_KIND["person"], "broad")]  # always one question to ask

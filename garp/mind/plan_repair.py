@@ -46,7 +46,7 @@ MEALS: dict[str, tuple[float, float, float, float]] = {
 FREE_TIME = "free time at home"
 
 _SLEEP_RE = re.compile(r"\b(sleep|sleeping|asleep|go(?:es)? to bed|bedtime|in bed)\b", re.I)
-_MEAL_RE = re.compile(r"\b(breakfast|brunch|lunch|dinner|supper|eat|eating|meal|dine|dining)\b", re.I)
+_MEAL_RE = re.compile(r"\b(breakfast|brunch|lunch|dinner|supper|eat|eating|meal|dine|dining|sandwich)\b", re.I)
 _PREP_RE = re.compile(
     r"\b(buy|buying|get|getting|prepare|preparing|prep|shop|shopping|wrap|wrapping|bake|baking|"
     r"make|making|practi[cs]e|rehears\w*|plan|planning|organi[sz]e|invit\w*|decorat\w*|choose|"

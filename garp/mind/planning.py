@@ -144,7 +144,7 @@ def routine_activities(ctx: PlanContext) -> list[Activity]:
     """The persona's own day (garp/mind/routine.py: word hours, ranges, parts of the day, meals,
     wake and bed times), filled where it leaves the day open from a plain working day (5-8 items)."""
     items, ranges = persona_day(ctx.routine, ctx.lifestyle, home=ctx.home, workplace=ctx.workplace,
-                                place_of=lambda text: match_place(text, ctx.known_places, ctx.home))
+                                place_of=lambda text: match_place(text, ctx.known_places))
     routine = [Activity(start=hhmm(i.hour * 3600), activity=i.what[:50], place=i.place[:24]) for i in items]
     routine = _fit_activities(routine)
     work = ctx.workplace or ctx.home
@@ -156,10 +156,11 @@ def routine_activities(ctx: PlanContext) -> list[Activity]:
     for s, a, p in plain:  # the plain day fills what the routine leaves open (always 5-8 items)
         secs = parse_hhmm(s) or 0.0
         covered = any(lo * 3600 <= secs < hi * 3600 for lo, hi in ranges)
-        if len(routine) < DAY_ACTIVITIES[0] and not covered and all(abs(secs - x) >= 3600 for x in taken):
+        own = sum(a.activity != "free time" for a in routine)  # free time is no activity of the routine's
+        if own < DAY_ACTIVITIES[0] and not covered and all(abs(secs - x) >= 3600 for x in taken):
             routine.append(Activity(start=s, activity=a, place=p[:24]))
             taken.append(secs)
-    return sorted(routine, key=lambda a: a.start)
+    return _fit_activities(sorted(routine, key=lambda a: a.start))
 
 
 def _fit_activities(acts: list[Activity]) -> list[Activity]:

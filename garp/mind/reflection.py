@@ -3,8 +3,11 @@
 Triggered when an agent's cumulative poignancy passes 50. One call asks for 2-3 focal
 questions about recent memories; one call per question (at most MAX_QUESTIONS) turns the
 memories retrieved for it into 1-3 insights, stored as thought memories whose evidence
-points at the memories they rest on. Intense memories formed since the last reflection
-gain stability. Whatever the model does, the counter is reset.
+points at the memories they rest on. In rank mode (the small profile) code builds both
+from the memories (garp/mind/insight_candidates.py) and the model ranks them: a question
+about what the memories keep coming back to plus a broad one, and one insight each.
+Intense memories formed since the last reflection gain stability. Whatever the model does,
+the counter is reset.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from garp.engine.lmfunction import CallRecord, Candidate, LMFunction, chat
 from garp.mind.emotion import consolidate
-from garp.mind.insight_candidates import insight_options
+from garp.mind.insight_candidates import BROAD_QUESTION, focal_options, insight_options
 from garp.mind.line_candidates import is_bookkeeping
 from garp.mind.memory import AgentMemory
 from garp.textclean import is_prose, sentences
@@ -58,6 +61,7 @@ class FocalInputs:
     name: str
     personality_text: str
     memories: list[str]
+    people: list[str] = field(default_factory=list)  # the town's cast, to tell names in the memories
 
 
 @dataclass
@@ -116,6 +120,15 @@ class FocalPoints(LMFunction[FocalInputs, FocalReply]):
         user = (f"Character: {inputs.personality_text}\nRecent memories:\n{_numbered(inputs.memories)}\n"
                 f"What are the most important questions {inputs.name} could ask about these memories?")
         return chat(system, user)
+
+    def candidates(self, inputs: FocalInputs) -> list[Candidate]:
+        """Questions about what the memories keep coming back to; the broad question is always asked second."""
+        return [Candidate(FocalReply(questions=[q] if q == BROAD_QUESTION else [q, BROAD_QUESTION]), q, u, kind)
+                for q, u, kind in focal_options(inputs.name, inputs.memories, inputs.people)]
+
+    def rank_messages(self, inputs: FocalInputs) -> list[dict]:
+        system = "You help a character reflect. From their recent memories, ask the question that matters most to them now."
+        return chat(system, self.messages(inputs, False)[-1]["content"])
 
     def fallback(self, inputs: FocalInputs) -> FocalReply:
         return FocalReply.model_construct(questions=[])  # "no focal points": valid by declaration
@@ -199,7 +212,7 @@ async def reflect(memory: AgentMemory, scheduler, *, t: float, personality_text:
     recent = [r.description for r in memory.recent(RECENT_FOR_FOCUS)]
     if scheduler is None or not recent:
         return result
-    focal, rec = await scheduler.call(FocalPoints(), FocalInputs(memory.owner, text, recent),
+    focal, rec = await scheduler.call(FocalPoints(), FocalInputs(memory.owner, text, recent, list(people)),
                                       agent=memory.owner, game_time=t)
     result.calls.append(rec)
     result.questions = list(focal.questions)

@@ -181,6 +181,7 @@ class DayItem:
 
 
 LUNCH_END_H = 13.5  # a lunch inside the working day is an hour: work resumes after it
+DINNER_H = 1.0      # an added dinner lasts this long: the evening goes on after it
 MEAL_WORDS = re.compile(r"\b(dinner|supper|cook|cooking|meal|eats)\b", re.I)
 
 
@@ -197,27 +198,43 @@ def persona_day(routine: str, lifestyle: str, *, home: str, workplace: str | Non
         items.append(DayItem(wake, "wake up and get ready" if "skips breakfast" in low else
                              "wake up and have breakfast", home))
     work_hours = [(b.start_h, b.end_h) for b in bs if b.work and b.end_h]
-    for b in bs:
+
+    def where(b: Block) -> str:
         during_work = any(lo < b.start_h < hi for lo, hi in work_hours)  # "a sandwich at his desk"
-        where = place_of(b.what) or (workplace if (b.work or during_work) and workplace else home)
-        items.append(DayItem(b.start_h, _label(b), where))
+        return place_of(b.what) or (workplace if (b.work or during_work) and workplace else home)
+    for b in bs:
+        items.append(DayItem(b.start_h, _label(b), where(b)))
         if b.end_h is not None and not any(0 < o.start_h - b.end_h < 1.0 or o.start_h == b.end_h for o in bs):
             items.append(DayItem(b.end_h, "free time", home))
     if "skips lunch" not in low:
         at_work = next((b for b in bs if b.work and b.end_h and b.start_h < 12.5 < b.end_h), None)
-        items.append(DayItem(12.5, "have lunch", (workplace or home) if at_work else home))
+        items.append(DayItem(12.5, "have lunch", where(at_work) if at_work else home))
         if at_work and at_work.end_h >= LUNCH_END_H + 0.5:  # the working day goes on after lunch
-            items.append(DayItem(LUNCH_END_H, _label(at_work), workplace or home))
+            items.append(DayItem(LUNCH_END_H, _label(at_work), where(at_work)))
     if not any(MEAL_WORDS.search(b.what) for b in bs):
-        items.append(DayItem(20.5 if re.search(r"eats late|late dinner", low) else 19.0, "have dinner", home))
+        dinner_h = 20.5 if re.search(r"eats late|late dinner", low) else 19.0
+        items += _dinner(bs, dinner_h, bed_hour(lifestyle), home, where)
     items.append(DayItem(bed_hour(lifestyle), "sleep", home))
     ranges = [(b.start_h, b.end_h) for b in bs if b.end_h is not None]
     return _spaced(items), ranges
 
 
+def _dinner(bs: list[Block], at_h: float, bed_h: float, home: str, where) -> list[DayItem]:
+    """Dinner, an hour long: then the evening clause it broke into goes on ("evenings composing" from
+    18:30 resumes at 20:00), or free time, unless the routine has its next thing by then."""
+    after = at_h + DINNER_H
+    if after > bed_h - 0.5 or any(at_h < b.start_h <= after + 0.5 for b in bs):
+        return [DayItem(at_h, "have dinner", home)]
+    last = max((b for b in bs if b.start_h < at_h), key=lambda b: b.start_h, default=None)
+    if last is None or last.work or (last.end_h is not None and last.end_h <= at_h):
+        return [DayItem(at_h, "have dinner", home), DayItem(after, "free time", home)]
+    return [DayItem(at_h, "have dinner", home), DayItem(after, _label(last), where(last))]
+
+
 def _label(b: Block) -> str:
     """A routine clause as a plan item: a bare "Office" of the working day is "work"."""
-    return "work" if b.work and len(b.what.split()) < 2 else b.what
+    words = b.what.split()
+    return "work" if b.work and all(w[:1].isupper() for w in words[1:]) else b.what  # "town Office" too
 
 
 def _spaced(items: list[DayItem]) -> list[DayItem]:
