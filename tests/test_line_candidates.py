@@ -163,6 +163,11 @@ def test_a_stock_reply_said_lately_to_someone_else_is_not_offered_again():
 def test_sympathy_answers_sorrow_but_not_a_negated_one():
     sad = checked_candidates(ConversationLine(), inputs(history=["Jonah: I'm worried about my sister."]))
     assert any(c.text == "I'm sorry to hear that." or "Are you all right" in c.text for c in sad)
+    for worry in ("My hands shake when I think of the recital.", "Worry has been weighing on me lately."):
+        lines = texts(inputs(history=[f"Jonah: {worry}"]))
+        assert not any(t in FOLLOW_UPS for t in lines)  # not "Funny you should say that." to a fear
+        assert any(t == "I'm sorry to hear that." or "Are you all right" in t or "anything I can do" in t
+                   for t in lines)
     fine = checked_candidates(ConversationLine(), inputs(history=["Jonah: Not bad at all, thank you."]))
     assert not any(c.text in ("I'm sorry to hear that.", "Oh no. Is there anything I can do?") or
                    "Are you all right" in c.text for c in fine)
@@ -233,5 +238,7 @@ def test_a_greeting_is_not_answered_with_a_stock_remark_or_as_a_stranger():
     assert not any("I'm Tomas" in t for t in lines) and any("Jonah" in t for t in lines)
     introduced = inputs(history=["Jonah: Hello, I'm Jonah. I don't think we've met."], familiarity=0.05)
     assert any("I'm Tomas" in t for t in texts(introduced))  # a stranger's introduction is answered in kind
+    fine = inputs(history=["Tomas: Hi Jonah, how are you?", "Jonah: Pretty good, thanks."])
+    assert not any(t in FOLLOW_UPS for t in texts(fine))  # "Ha, I know what you mean." to "Pretty good"
     news = inputs(history=["Jonah: I finished the mural on the school wall."])
     assert any(t in FOLLOW_UPS for t in texts(news))  # news still gets a follow-up

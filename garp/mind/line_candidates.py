@@ -56,8 +56,8 @@ _ELSEWHERE = re.compile(r"\b(?:to|with|for|about|at) (?!(?:Mon|Tues|Wednes|Thurs
                         r"(?!'|\s+(?:Cafe|House|Shop|School|Office|Library|Park|Bar|Hall|Room|Street|Square))")
 _INVITE = re.compile(r"\b(would you like to|do you want to|care to join|shall we|are you free)\b[^?]*\?", re.I)
 _SAD = re.compile(r"\b(?<!not )(?<!n't )(?<!not too )(sad|tired|worried|nervous|upset|hard|difficult|lonely|bad|"
-                  r"angry|hurt|awful|stressed|afraid|scared|frightened|fears?|anxious|shaking|sick|exhausted|lost|"
-                  r"broken)\b", re.I)  # "not bad at all" is no sorrow
+                  r"angry|hurt|awful|stressed|afraid|scared|frightened|fears?|anxious|shak(?:e|es|ing)|sick|exhausted|lost|"
+                  r"broken|worry|worries|weighing on me|guilty|terrible|dread\w*)\b", re.I)  # "not bad at all" is no sorrow
 _STOP = frozenset("the a an and or but of to in on at for with from by about as is are was were be been am i you "
                   "he she it we they me my your his her its our their this that what how do did have has had not "
                   "so just really too also there here then than can could would will i'm it's that's".split())
@@ -175,6 +175,7 @@ FOLLOW_UPS = ("Oh, really? Tell me more.", "That's good to hear.", "I didn't kno
               "I can see why.", "Sounds like quite a day.", "I'll keep that in mind.")
 CANNED_TURNS = frozenset(HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + SYMPATHY + FOLLOW_UPS)
 SMALL_TALK = HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + FOLLOW_UPS  # sympathy says something: it cares
+_SMALL_TALK_PLAIN = frozenset(_plain(t) for t in SMALL_TALK)
 
 
 def farewell_pool(l: str) -> list[str]:
@@ -226,7 +227,8 @@ def answers(i: Any, last: str) -> list[LineOption]:
         out += [LineOption(t, U_ANSWER, "answer:invitation") for t in pool]
     if _QUESTION.search(last) and not out:
         out += [LineOption(t, U_CANNED, "answer:unsure") for t in stable_pick(fresh(UNSURE_ANSWERS, i), key, 1)]
-    if not _QUESTION.search(last) and not _greeted(i, last):  # "Good for you." answers no "Hi, good to see you."
+    stock = _greeted(i, last) or _plain(last) in _SMALL_TALK_PLAIN  # "Good for you." answers no "Hi" or "Fine."
+    if not _QUESTION.search(last) and not stock:
         pool = fresh(SYMPATHY if _SAD.search(last) else FOLLOW_UPS, i)
         out += [LineOption(t, U_FOLLOW_UP, "follow-up") for t in stable_pick(pool, key, TEMPLATES_PER_KIND)]
     return out
