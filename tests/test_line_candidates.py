@@ -242,3 +242,21 @@ def test_a_greeting_is_not_answered_with_a_stock_remark_or_as_a_stranger():
     assert not any(t in FOLLOW_UPS for t in texts(fine))  # "Ha, I know what you mean." to "Pretty good"
     news = inputs(history=["Jonah: I finished the mural on the school wall."])
     assert any(t in FOLLOW_UPS for t in texts(news))  # news still gets a follow-up
+
+
+def test_news_is_answered_every_time_but_not_always_with_the_same_words():
+    """A recorded party day had "Thanks for telling me. I'll be there today at 19:00." eight times:
+    the answer to news skipped the phrasebook. Spent answers give way to others; with every one spent
+    the news is still answered, yes or no."""
+    from garp.mind.news import NewsItem
+    party = NewsItem("e1", "a party", "Maya's House", 19 * 3600.0, "Maya", False)
+    told = ["Jonah: Have you heard? There's a party at Maya's House today at 19:00. You should come!"]
+    book, said = Phrasebook(), Counter()
+    for _ in range(4 * STOCK_PER_DAY + 1):  # four ways to accept, then all four spent
+        options = checked_candidates(ConversationLine(), inputs(history=told, offer=party, t=9 * 3600.0,
+                                                                spent=sorted(book.spent(9 * 3600.0))))
+        assert {c.source for c in options} == {"accept:e1", "decline:e1"}
+        accept = next(c.text for c in options if c.source == "accept:e1")
+        book.note(accept, 9 * 3600.0)
+        said[accept] += 1
+    assert len(said) == 4 and sorted(said.values()) == [STOCK_PER_DAY] * 3 + [STOCK_PER_DAY + 1]

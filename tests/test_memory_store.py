@@ -51,7 +51,8 @@ def test_poignancy_outweighs_similarity(store):
     store.add(rec(description="similar", poignancy=1), q)
     top = store.retrieve("Ada", q, now=HOUR, k=2)
     assert [r.record.description for r in top] == ["poignant", "similar"]
-    assert top[0].factors == {"poignancy": 1.0, "similarity": 0.0, "recency": 0.5, "emotion": 0.0, "cosine": 0.0}
+    assert top[0].factors == pytest.approx({"poignancy": 1.0, "similarity": 0.0, "recency": 0.5, "emotion": 0.0,
+                                            "cosine": 0.0}, abs=1e-6)  # float32 dot products
     assert top[1].factors["cosine"] == pytest.approx(1.0)  # raw similarity, not min-max over the pool
     assert top[0].score == pytest.approx(6.25) and top[1].score == pytest.approx(3.25)
     check_eq1(top)

@@ -72,10 +72,12 @@ def _places(memory: str, owner: str, people: list[str]) -> set[str]:
 
 
 def _mentions(memories: list[str], pattern) -> dict[str, list[int]]:
-    """thing -> the 1-based numbers of the memories that name it, in order of first mention."""
+    """thing -> the 1-based numbers of the memories that name it, in order of first mention (things one
+    memory names in alphabetical order: a set's order changes from process to process, and so would the
+    candidates and the recorded requests)."""
     out: dict[str, list[int]] = {}
     for i, m in enumerate(memories, 1):
-        for thing in pattern(m):
+        for thing in sorted(pattern(m)):
             out.setdefault(thing, []).append(i)
     return out
 

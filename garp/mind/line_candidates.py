@@ -331,10 +331,13 @@ def offer_answers(i: Any) -> list[LineOption]:
     if n is None:
         return []
     when = n.when(i.t)
-    accepts = ([f"I'd love to come. See you {when}!", f"Yes, count me in. {when[:1].upper() + when[1:]}, then."]
+    accepts = ([f"I'd love to come. See you {when}!", f"Yes, count me in. {when[:1].upper() + when[1:]}, then.",
+                f"How kind of you. I'll come {when}."]
                if n.host == i.listener else
-               [f"Thanks for telling me. I'll be there {when}.", "Oh, nice! I'll try to come."])
+               [f"Thanks for telling me. I'll be there {when}.", "Oh, nice! I'll try to come.",
+                f"Good to know. I'll come along {when}.", "That sounds fun. I'll go."])
+    declines = ["Sorry, I don't think I can make it.", "Thanks, but I'm busy then."]
     warm = U_ACCEPT if float(i.familiarity) >= 0.3 else U_ACCEPT - 0.3
-    return [LineOption(a, warm, f"accept:{n.event_id}") for a in accepts] + [
-        LineOption("Sorry, I don't think I can make it.", U_DECLINE, f"decline:{n.event_id}"),
-        LineOption("Thanks, but I'm busy then.", U_DECLINE, f"decline:{n.event_id}")]
+    # the town's stock answers are spent after five a day (the phrasebook), but an offer is answered either way
+    return [LineOption(a, warm, f"accept:{n.event_id}") for a in (fresh(accepts, i) or accepts)[:2]] + [
+        LineOption(d, U_DECLINE, f"decline:{n.event_id}") for d in fresh(declines, i) or declines]
