@@ -286,6 +286,22 @@ def test_a_question_names_the_detail_an_answer_must_hold():
     assert asked_type("How many acres is the garden?") == "count:acr"
     assert not states_type("I took the garden on twenty years ago.", asked_type("How many acres is the garden?"))
     assert states_type("I discovered my bicycle had been stolen from the rack outside the clinic.", "place")
+    # asked what someone is called, "my friend" is no answer (it is to "Who sent you a postcard?")
+    assert asked_type("What's the name of the friend you play chess with?") == "name:called"
+    assert not states_type("I got a postcard from my friend with his next chess move.", "name:called")
+    assert states_type("I got a postcard from my friend with his next chess move.", asked_type("Who sent you a postcard?"))
+    assert asked_type("Who called you this morning?") == "name"  # a phone call, not a name
+
+
+def test_a_memory_is_told_with_the_owners_people_as_its_own():
+    """"Fiona talked with her sailing teacher Greer": the teacher is the speaker's ("my"), once someone else
+    is named a "his" or "her" stays theirs."""
+    from garp.mind.interview import spoken_memory
+    assert spoken_memory("Fiona talked with her sailing teacher Greer at the harbour.", "Fiona") == \
+        "I talked with my sailing teacher Greer at the harbour."
+    assert spoken_memory("Fiona admired Sam's bike and his dog.", "Fiona") == "I admired Sam's bike and his dog."
+    assert spoken_memory("Fiona told her about the party at Hobbs Cafe.", "Fiona") == \
+        "I told her about the party at Hobbs Cafe."
 
 
 def test_interview_finds_the_worry_the_hurt_and_the_loss_a_question_asks_about(ilse):

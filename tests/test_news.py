@@ -100,13 +100,15 @@ def test_a_same_day_party_gets_a_call_on_every_invitee_before_it_starts():
 
 
 def test_someone_with_news_ranks_telling_it_and_says_what_over_its_silence():
-    """Decide-to-talk is written by the model, except when the speaker has news for the other:
-    then talking to tell it and leaving the other be are ranked, and the prompt names the news."""
+    """Decide-to-talk is ranked: with news for the other, talking to tell it (the prompt names the news);
+    without, going over to say hello, which a friend does and a stranger mostly does not."""
     from garp.mind.conversation import DecideToTalk, TalkInputs
     base = dict(speaker="Greta", other="Arjun", speaker_activity="gardening", other_activity="reading",
                 relationship="housemates", emotion="calm")
     fn = DecideToTalk()
-    assert fn.candidates(TalkInputs(**base)) is None
+    friend, stranger = (fn.candidates(TalkInputs(**base, familiarity=f)) for f in (0.8, 0.0))
+    assert friend[0].text == "Greta goes over to say hello to Arjun." and friend[0].out.talk
+    assert friend[0].utility > friend[1].utility and stranger[0].utility < stranger[1].utility
     news = "Maya's party at Hobbs Cafe today at 19:00"
     eager = fn.candidates(TalkInputs(**base, news=news, familiarity=0.8))
     assert [c.out.talk for c in eager] == [True, False] and eager[0].utility > eager[1].utility

@@ -103,11 +103,20 @@ def _keep_case(original: str, replacement: str) -> str:
 
 
 def memory_in_first_person(text: str, name: str) -> str:
-    """A memory as its owner says it. "his"/"her" become "my" only in a memory about the owner that
-    names nobody and nowhere else ("Oliver ate at his desk"; not "Oliver admired Sam's bike and his dog")."""
+    """A memory as its owner says it. "his"/"her" become "my" in a memory about the owner that names
+    nobody and nowhere else ("Oliver ate at his desk"), and before anyone else is named a "his"/"her"
+    owning something is the owner's ("Fiona talked with her sailing teacher Greer"; not "Oliver admired
+    Sam's bike and his dog")."""
     words = text.split()
     alone = bool(words) and words[0] == name and not any(w[:1].isupper() for w in words[1:])
+    if words and words[0] == name and not alone:
+        other = next(k for k, w in enumerate(words[1:], 1) if w[:1].isupper())
+        head = re.sub(rf"\b(his|her)\s+(?!{_NOT_OWNED}\b)(?=[a-z])", f"{name}'s ", " ".join(words[:other]))
+        text = " ".join([head] + words[other:])
     return first_person(text, name, pronouns=alone)
+
+
+_NOT_OWNED = "(?:to|at|in|on|for|with|about|from|and|but|that|up|out|a|an|the|this|off|back|down|over|away|home)"
 
 
 def to_listener(text: str, listener: str) -> str:

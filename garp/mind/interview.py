@@ -48,6 +48,8 @@ W_PERSON = 0.15        # a source naming someone the question names ("What did H
 W_HISTORY = 0.2        # the life story answering a question about the character's past ("before you ...")
 PAST_PENALTY = 0.1     # a persona habit answering a question about a past event
 TYPE_PENALTY = 0.4     # a source without the name, time or number the question asks for
+NAME_PENALTY = 1.0     # a source without a name (a title) when the question asks what someone or something is
+                       # called: "my friend" does not answer "What's your friend's name?"
 PERSON_PENALTY = 0.4   # a source not naming the person the question names ("Who is Yuki?")
 DAY_ITEMS = 12         # the latest things done today offered as sources
 SUMMARY_ITEMS = 4      # things done (the longest) a source telling part of the day names
@@ -608,7 +610,7 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     history = cues.history and u.source == "persona:background"
     by_name = bool(cues.people & _named_people(u.spoken, cues.speaker))
     penalty = (PAST_PENALTY if cues.past and habit and u.source != "persona:background" else 0.0) \
-        + (TYPE_PENALTY if cues.want and not states_type(u.spoken, cues.want, cues.speaker) else 0.0) \
+        + (_type_penalty(cues.want) if cues.want and not states_type(u.spoken, cues.want, cues.speaker) else 0.0) \
         + (PERSON_PENALTY if cues.people and not (by_name or names_role(u.spoken, cues.roles)) else 0.0) \
         + (OUT_OF_WINDOW if window is not None and (timed or habit and not cues.habitual) and not inside else 0.0) \
         + (TYPE_PENALTY if cues.who_talked and u.kind != "chat" and u.source != "day" else 0.0)
@@ -842,6 +844,7 @@ _TYPE_QUESTIONS = (("name", re.compile(r"\b(who|whom|whose|name|called)\b", re.I
                    ("time", re.compile(r"\b(when|what time|what day|which day|how long)\b", re.I)),
                    ("number", re.compile(r"\b(how (much|many|old|far|big|tall|heavy)|what (price|dose|size))\b", re.I)),
                    ("place", re.compile(r"\bwhere\b", re.I)))
+_CALLED = re.compile(r"\bnames?\b|\bcalled\s*\??\s*$", re.I)  # "Who called you?" asks no name
 _PRICE_ASKED = re.compile(r"\bhow much\b.*\b(charge|cost|pay|price|sell|spend|earn)|\bwhat price\b", re.I)
 _MONEY = re.compile(r"[£$€]\s?\d|\b(pounds?|pence|p|dollars?|cents?|euros?|shillings?|quid|bucks|coins?)\b", re.I)
 _MEAL_ASKED = re.compile(r"\b(what did you (have|eat)\b(?!.* (with|on))|(have|eat|ate) for (breakfast|lunch|dinner|supper)|"
@@ -875,8 +878,9 @@ def asks_about_past(question: str) -> bool:
 
 
 def asked_type(question: str) -> str | None:
-    """What an answer must contain: 'name' (who), 'kin:<role>' (your sister's name), 'title' (the name
-    of a thing: the ship, the place you work), 'time' (when), 'price' (how much does it cost),
+    """What an answer must contain: 'name' (who), 'name:called' (what someone is called), 'kin:<role>' (your
+    sister's name), 'title' (the name of a thing: the ship, the place you work), 'time' (when), 'price' (how
+    much does it cost),
     'count:<stem>' (how many acres), 'number' (how old), 'place' (where) or 'meal' (what did you eat)."""
     if m := _KIN_NAME_ASKED.search(question):
         return "kin:" + _kin(next(g for g in m.groups() if g))
@@ -886,6 +890,8 @@ def asked_type(question: str) -> str | None:
         return "price"
     if m := _COUNT_ASKED.search(question):
         return "count:" + _stem(m.group(1).lower())
+    if _CALLED.search(question):
+        return "name:called"
     return next((kind for kind, rx in _TYPE_QUESTIONS if rx.search(question)), None) or \
         ("meal" if _MEAL_ASKED.search(question) else None)
 
@@ -894,11 +900,15 @@ def _kin(word: str) -> str:
     return _KIN_SAME.get(word.lower(), word.lower())
 
 
+def _type_penalty(want: str) -> float:
+    return NAME_PENALTY if want in ("name:called", "title") or want.startswith("kin:") else TYPE_PENALTY
+
+
 def states_type(text: str, kind: str, own_name: str = "") -> bool:
     """Whether `text` contains the kind of thing a question asked for (`asked_type`)."""
     kind, _, detail = kind.partition(":")
-    if kind == "name":  # a person by name, or by role ("my uncle")
-        return bool(person_names(text, own_name) or _MY_KIN.search(text))
+    if kind == "name":  # a person by name, or by role ("my uncle") unless the question asks what they are called
+        return bool(person_names(text, own_name) or (detail != "called" and _MY_KIN.search(text)))
     if kind == "kin":
         return names_kin(text, detail, own_name)
     if kind == "title":  # any proper name past the first word
