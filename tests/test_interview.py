@@ -286,6 +286,7 @@ def test_a_question_names_the_detail_an_answer_must_hold():
     assert asked_type("How many acres is the garden?") == "count:acr"
     assert not states_type("I took the garden on twenty years ago.", asked_type("How many acres is the garden?"))
     assert states_type("I discovered my bicycle had been stolen from the rack outside the clinic.", "place")
+    assert not states_type("I promised to visit my mother at the end of the month, on Sunday.", "place")  # times
     # asked what someone is called, "my friend" is no answer (it is to "Who sent you a postcard?")
     assert asked_type("What's the name of the friend you play chess with?") == "name:called"
     assert not states_type("I got a postcard from my friend with his next chess move.", "name:called")

@@ -862,7 +862,11 @@ _KIN_SAME = {"mum": "mother", "mom": "mother", "mam": "mother", "dad": "father",
 _TIME_WORDS = re.compile(r"\b(\d{1,2}(:\d\d)?\s*(am|pm)?|noon|midnight|morning|afternoon|evening|night|tonight|"
                          r"tomorrow|yesterday|today|week|month|year|monday|tuesday|wednesday|thursday|friday|"
                          r"saturday|sunday|o'clock|minutes?|hours?|days?)\b", re.I)
-_PLACE = re.compile(r"\b(at|in|on|near|behind|by|from|to|outside|inside)\s+"
+_WHEN_NOUNS = (r"(end|start|beginning|middle|morning|afternoon|evening|night|moment|weekend|week|month|year|day|"
+               r"time|minute|hour|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|"
+               r"April|May|June|July|August|September|October|November|December)s?\b")
+_PLACE = re.compile(r"\b(at|in|on|near|behind|by|from|to|outside|inside)\s+"  # not a time: "at the end of the month"
+                    rf"(?!(?:(?:the|my|his|her|their|a)\s+)?{_WHEN_NOUNS})"
                     r"((the|my|his|her|their|a)\s+\w+|[A-Z]\w+|town|home)")
 _WORD_KEEP = re.compile(r"[A-Za-z']+")
 NOT_NAMES = frozenset("i i'm i'd i've i'll mum mom dad mr mrs ms dr monday tuesday wednesday thursday friday "
