@@ -260,3 +260,15 @@ def test_news_is_answered_every_time_but_not_always_with_the_same_words():
         book.note(accept, 9 * 3600.0)
         said[accept] += 1
     assert len(said) == 4 and sorted(said.values()) == [STOCK_PER_DAY] * 3 + [STOCK_PER_DAY + 1]
+
+
+def test_a_greeting_back_is_asked_after_and_a_goodbye_answered_without_echoing_the_talk():
+    """A recorded chat went "Hi Erica, how's your day going?" / "Hi Dara, good to see you." / "I'd
+    better be off." / code's fallback: greeted back, the opener had nothing to say, and both goodbyes
+    offered in answer echoed a line of the talk, so the line check refused them."""
+    opened = ["Dara: Hi Erica, how's your day going?", "Erica: Hi Dara, good to see you."]
+    going_on = checked_candidates(ConversationLine(), inputs(speaker="Dara", listener="Erica", history=opened))
+    assert any(c.source == "catch-up" for c in going_on)
+    bye = opened + ["Dara: I'd better be off. Take care, Erica."]
+    answers = checked_candidates(ConversationLine(), inputs(speaker="Erica", listener="Dara", history=bye))
+    assert answers and all(c.source == "farewell" for c in answers)

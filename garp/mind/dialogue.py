@@ -21,9 +21,10 @@ from garp.engine.lmfunction import Candidate, LMFunction, chat
 from garp.mind.commitments import (
     Commitment, CommitmentExtraction, ExtractionInputs, commitments_from_extraction, parse_time_of_day,
 )
-from garp.mind.line_candidates import FAREWELL, fallback_lines, line_options
+from garp.mind.line_candidates import FAREWELL, fallback_lines, line_options, repeats
 from garp.mind.news import ACTS, NewsItem
 from garp.mind.phrasebook import Phrasebook
+from garp.textclean import plain as _plain
 
 # --- tunables (paper III-A9) -----------------------------------------------------------------
 MAX_TURNS_EACH = 3  # lines per participant (III-A9: 6 lines in all)
@@ -39,11 +40,6 @@ _SCAFFOLD = re.compile(r"last line|next line|tone to match|conversation so far|w
 # "Lena's reply:", "Lena (to Dara):" -> cleaned off; what follows is the line.
 _LABEL = re.compile(r"^\s*[\w' ]{0,30}?(?:'s)?\s*(?:next line|line|reply|answer|response)?(?:\s*(?:to|for)\s+\w+)?"
                     r"\s*(?:\([^)]{0,30}\))?\s*:\s*", re.I)
-REPEAT_OVERLAP = 0.8  # word-set overlap at which a line counts as repeating an earlier one
-
-
-def _norm(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
 
 
 def clean_line(line: str, speaker: str, listener: str) -> str:
@@ -59,17 +55,6 @@ def clean_line(line: str, speaker: str, listener: str) -> str:
             break  # a colon inside ordinary speech ("Listen: ...") is kept
         text = text[m.end():].strip().strip('"').strip()
     return text
-
-
-def repeats(a: str, b: str) -> bool:
-    """Normalised line `a` repeats `b`: equal, or nearly the same words."""
-    if not a or not b:
-        return False
-    if a == b:
-        return True
-    wa, wb = set(a.split()), set(b.split())
-    return min(len(wa), len(wb)) >= 3 and len(wa & wb) / min(len(wa), len(wb)) >= REPEAT_OVERLAP \
-        and abs(len(wa) - len(wb)) <= 2
 
 
 def self_repeating(norm: str, n: int = 3, times: int = 3) -> bool:
@@ -157,26 +142,26 @@ class ConversationLine(LMFunction):
         return chat(system, "\n".join(lines))
 
     def fallback(self, inputs: LineInputs) -> LineOut:
-        said = {_norm(h.split(":", 1)[-1]) for h in inputs.history}
+        said = {_plain(h.split(":", 1)[-1]) for h in inputs.history}
         options = ([f"I should get going. See you, {inputs.listener}."] if inputs.last_turn else []) + \
             fallback_lines(inputs.listener, opening=not inputs.history)
-        return LineOut(line=next((o for o in options if _norm(o) not in said), options[-1]))
+        return LineOut(line=next((o for o in options if _plain(o) not in said), options[-1]))
 
     def check(self, inputs: LineInputs, out: LineOut) -> LineOut:
         text = clean_line(out.line, inputs.speaker, inputs.listener)
-        if len(_norm(text).split()) < 2:
+        if len(_plain(text).split()) < 2:
             raise ValueError("empty line")
         if _SCAFFOLD.search(text):
             raise ValueError("echoes the prompt instead of speaking")
-        norm = _norm(text)
+        norm = _plain(text)
         if self_repeating(norm):
             raise ValueError("the line keeps repeating itself")
-        if any(repeats(norm, _norm(h.split(":", 1)[-1])) for h in inputs.history):
+        if any(repeats(norm, _plain(h.split(":", 1)[-1])) for h in inputs.history):
             raise ValueError("repeats an earlier line")
-        if sum(bool(_norm(m)) and _norm(m) in norm for m in inputs.memories) >= 2:
+        if sum(bool(_plain(m)) and _plain(m) in norm for m in inputs.memories) >= 2:
             raise ValueError("recites the prompt's memories")
         for ex in inputs.exemplars:
-            ex_n = _norm(ex)
+            ex_n = _plain(ex)
             if ex_n and (ex_n in norm or norm in ex_n):
                 raise ValueError("parrots a voice exemplar")
         return out.model_copy(update={"line": _cut_words(text)})
@@ -233,7 +218,7 @@ class ConversationSummary(LMFunction):
         text = " ".join(out.summary.split())
         if len(text.split()) < 4:
             raise ValueError("summary too short")
-        if any(_norm(text) == _norm(l.split(":", 1)[-1]) for l in inputs.lines):
+        if any(_plain(text) == _plain(l.split(":", 1)[-1]) for l in inputs.lines):
             raise ValueError("summary only repeats a line")
         return out.model_copy(update={"summary": text})
 

@@ -173,8 +173,10 @@ FOLLOW_UPS = ("Oh, really? Tell me more.", "That's good to hear.", "I didn't kno
               "Oh, is that so?", "Fair enough.", "Oh, that's nice.", "Well, there you go.",
               "Huh, I'd never have guessed.", "That's quite something.", "Oh? How did that happen?",
               "I can see why.", "Sounds like quite a day.", "I'll keep that in mind.")
-CANNED_TURNS = frozenset(HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + SYMPATHY + FOLLOW_UPS)
-SMALL_TALK = HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + FOLLOW_UPS  # sympathy says something: it cares
+CATCH_UPS = ("How have things been with you?", "How's it all going?", "How's your week been?",
+             "How are things with you these days?")  # after being greeted back: asked after, answered in kind
+CANNED_TURNS = frozenset(HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + SYMPATHY + FOLLOW_UPS + CATCH_UPS)
+SMALL_TALK = HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + FOLLOW_UPS + CATCH_UPS  # sympathy says something: it cares
 _SMALL_TALK_PLAIN = frozenset(_plain(t) for t in SMALL_TALK)
 
 
@@ -185,7 +187,10 @@ def farewell_pool(l: str) -> list[str]:
 
 
 def farewells(i: Any, n: int = 1) -> list[str]:
-    pool = farewell_pool(i.listener)
+    """Goodbyes that do not echo a line of the talk ("Good to catch up, Dara. See you soon." after "Hi
+    Dara, good to see you."): the line check would refuse them and leave code's fallback."""
+    heard = [_plain(h.split(":", 1)[-1]) for h in i.history]
+    pool = [f for f in farewell_pool(i.listener) if not any(repeats(_plain(f), h) for h in heard)]
     return stable_pick(fresh(pool, i) or pool, turn_key("bye", i), n)  # one may always take one's leave
 
 
@@ -227,6 +232,8 @@ def answers(i: Any, last: str) -> list[LineOption]:
         out += [LineOption(t, U_ANSWER, "answer:invitation") for t in pool]
     if _QUESTION.search(last) and not out:
         out += [LineOption(t, U_CANNED, "answer:unsure") for t in stable_pick(fresh(UNSURE_ANSWERS, i), key, 1)]
+    if _greeted(i, last) and len(i.history) >= 2:  # greeted back: ask after them rather than leave at once
+        out += [LineOption(t, U_CANNED, "catch-up") for t in stable_pick(fresh(CATCH_UPS, i), key, 1)]
     stock = _greeted(i, last) or _plain(last) in _SMALL_TALK_PLAIN  # "Good for you." answers no "Hi" or "Fine."
     if not _QUESTION.search(last) and not stock:
         pool = fresh(SYMPATHY if _SAD.search(last) else FOLLOW_UPS, i)
@@ -288,7 +295,22 @@ def line_options(i: Any) -> list[LineOption]:
 
 def unsaid(options: list[LineOption], said: list[str]) -> list[LineOption]:
     """The options that neither repeat nor are part of anything in `said` (plain text)."""
-    return [o for o in options if not any(_plain(o.text) in s or s in _plain(o.text) for s in said if s)]
+    return [o for o in options if not any(_plain(o.text) in s or s in _plain(o.text) or repeats(_plain(o.text), s)
+                                          for s in said if s)]
+
+
+REPEAT_OVERLAP = 0.8  # word-set overlap at which a line counts as repeating an earlier one
+
+
+def repeats(a: str, b: str) -> bool:
+    """Plain line `a` repeats `b`: equal, or nearly the same words."""
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    wa, wb = set(a.split()), set(b.split())
+    return min(len(wa), len(wb)) >= 3 and len(wa & wb) / min(len(wa), len(wb)) >= REPEAT_OVERLAP \
+        and abs(len(wa) - len(wb)) <= 2
 
 
 # --- events told by word of mouth (garp.mind.news) ------------------------------------------
