@@ -272,3 +272,14 @@ def test_a_greeting_back_is_asked_after_and_a_goodbye_answered_without_echoing_t
     bye = opened + ["Dara: I'd better be off. Take care, Erica."]
     answers = checked_candidates(ConversationLine(), inputs(speaker="Erica", listener="Dara", history=bye))
     assert answers and all(c.source == "farewell" for c in answers)
+
+
+def test_what_reflection_concluded_about_someone_is_said_only_to_them():
+    """Ludwig came to invite Mika and opened with "Erica matters to me." and "Oliver matters to me.":
+    a reflection about how one feels towards someone is for them to hear, how the days go for nobody."""
+    thoughts = ["Erica matters to me.", "I spend a lot of my time at Hobbs Cafe.", "I always enjoy a chat with Mika."]
+    said = texts(inputs(speaker="Ludwig", listener="Mika", urgent_thoughts=thoughts))
+    assert "I always enjoy a chat with you." in said
+    assert not any("Erica" in t or "Hobbs Cafe" in t for t in said)
+    owed = texts(inputs(speaker="Ludwig", listener="Mika", urgent_thoughts=["I need to make things right with Erica."]))
+    assert "I need to make things right with Erica." in owed  # a worry about someone may be shared

@@ -41,6 +41,30 @@ _EVENT = re.compile(r"\b((?:birthday |dinner |jam |exhibition |garden )?"
                     r"(?:party|recital|exhibition|concert|session|opening|performance|festival|show))\b", re.I)
 
 
+# What code concludes, by kind: "{}" is the person, place or event it is about
+SAID = {"person": ("{} matters to me.", "I would like to spend more time with {}.", "I have been seeing a lot of {} lately."),
+        "chat": ("I always enjoy a chat with {}.",), "owed": ("I need to make things right with {}.",),
+        "wronged": ("I feel let down by {}.",), "place": ("I spend a lot of my time at {}.",),
+        "chores": ("{} keeps getting messy and needs looking after.",), "wish": ("It matters to me to {}.",),
+        "worry": ("Worry has been weighing on me lately.",), "glad": ("Small things have been making me happy lately.",),
+        "event": ("The {} is very much on my mind.",)}
+TOLD_ONLY_TO_THEM = ("person", "chat")  # said to the one it is about ("You matter to me."), to nobody else
+NEVER_TOLD = ("place", "chores", "glad")  # what the days are like: kept to oneself, not news to anyone
+_SAID_RX = {kind: [re.compile("^" + re.escape(t).replace(r"\{\}", "(?P<who>.+?)") + "$") for t in ts]
+            for kind, ts in SAID.items()}
+
+
+def private_to(thought: str, listener: str) -> bool:
+    """A conclusion of code's not to be said to `listener`: about how the days are, or about how the owner
+    feels towards someone else ("Ludwig matters to me." said to Mika)."""
+    for kind in TOLD_ONLY_TO_THEM + NEVER_TOLD:
+        for rx in _SAID_RX[kind]:
+            m = rx.match(thought.strip())
+            if m and (kind in NEVER_TOLD or m.group("who") != listener):
+                return True
+    return False
+
+
 class Found(NamedTuple):
     """Something the memories show: a statement of it, the memories (1-based), its kind and what it is about."""
 
@@ -92,13 +116,15 @@ def _about_people(owner: str, memories: list[str], people: list[str]) -> list[Fo
         owed = [i for i in ev if _first_person(memories[i - 1]) and _OWED.search(memories[i - 1])]
         wronged = [i for i in ev if _WRONGED.search(memories[i - 1]) and not _first_person(memories[i - 1])]
         if person in most:
-            out += [Found(f"{person} matters to me.", ev, "person", person),
-                    Found(f"I would like to spend more time with {person}.", ev, "person", person)]
-            out += [Found(f"I have been seeing a lot of {person} lately.", ev, "person", person)] if len(ev) >= 2 else []
-        out += [Found(f"I always enjoy a chat with {person}.", said, "chat", person)] if said else []
-        out += [Found(f"I need to make things right with {person}.", owed, "owed", person)] if owed else []
-        out += [Found(f"I feel let down by {person}.", wronged, "wronged", person)] if wronged else []
+            lately = SAID["person"] if len(ev) >= 2 else SAID["person"][:2]
+            out += [Found(t.format(person), ev, "person", person) for t in lately]
+        out += [Found(_said(kind, person), ev_kind, kind, person)
+                for kind, ev_kind in (("chat", said), ("owed", owed), ("wronged", wronged)) if ev_kind]
     return out
+
+
+def _said(kind: str, about: str) -> str:
+    return SAID[kind][0].format(about)
 
 
 def _about_places(owner: str, memories: list[str], people: list[str]) -> list[Found]:
@@ -106,11 +132,11 @@ def _about_places(owner: str, memories: list[str], people: list[str]) -> list[Fo
     where = _mentions(memories, lambda m: set() if _PLAN.search(m) else _places(m, owner, people))
     for place, ev in where.items():
         if len(ev) >= 2:
-            out.append(Found(f"I spend a lot of my time at {place}.", ev, "place", place))
+            out.append(Found(_said("place", place), ev, "place", place))
     dirty = _mentions(memories, lambda m: {_base_place(d.group(1)) for d in _DIRTY.finditer(m)})
     for place, ev in dirty.items():
         place = "My home" if place == f"{owner}'s House" else place
-        out.append(Found(f"{place} keeps getting messy and needs looking after.", ev, "chores", place))
+        out.append(Found(_said("chores", place), ev, "chores", place))
     return out
 
 
@@ -127,13 +153,12 @@ def _about_self(memories: list[str]) -> list[Found]:
     for i, m in mine:
         wish = _WISH.match(m)
         if wish:
-            out.append(Found(f"It matters to me to {wish.group(1).rstrip(', ')}.", [i], "wish", ""))
+            out.append(Found(_said("wish", wish.group(1).rstrip(", ")), [i], "wish", ""))
     worried = [i for i, m in mine if _WORRY.search(m)]
     glad = [i for i, m in mine if _GLAD.search(m) and not _WORRY.search(m)]
-    out += [Found("Worry has been weighing on me lately.", worried, "worry", "")] if worried else []
-    out += [Found("Small things have been making me happy lately.", glad, "glad", "")] if glad else []
+    out += [Found(_said(kind, ""), ev, kind, "") for kind, ev in (("worry", worried), ("glad", glad)) if ev]
     for event, ev in _mentions(memories, lambda m: {e.group(1).lower() for e in _EVENT.finditer(m)}).items():
-        out.append(Found(f"The {event} is very much on my mind.", ev, "event", event))
+        out.append(Found(_said("event", event), ev, "event", event))
     return out
 
 
