@@ -287,3 +287,21 @@ def test_a_label_never_goes_under_the_hud_bar(town):
     surface = pygame.Surface((W, H))
     renderer.draw(surface, cam, top, view=surface.get_rect(), covered_top=34)
     assert renderer.label_rects["Ana"].top >= 34
+
+
+def test_a_narrow_hud_bar_drops_whole_parts_not_half_a_word():
+    """With the inspector open the bar is narrower than its line: it read "... 20 ager"."""
+    import types
+
+    from garp.game import text as T
+    from garp.game.hud import Hud
+    stats = {"queue_depth": 0, "bound": 40, "tok_s": 5.0, "load": 0.5, "saturated": False, "endpoints": []}
+    clock = types.SimpleNamespace(speed=50.0, paused=False, date_label=lambda: "Mon 2 Mar, 10:30", hhmm=lambda: "10:30")
+    hud = Hud(types.SimpleNamespace(scheduler=types.SimpleNamespace(stats=lambda: stats), clock=clock,
+                                    minds={f"A{k}": None for k in range(20)}))
+    text = T.shared_text()
+    whole = Hud._fitted(text, hud.line(), T.FG, 10_000)
+    narrow = Hud._fitted(text, hud.line(), T.FG, whole.get_width() - 60)
+    assert narrow.get_width() <= whole.get_width() - 60
+    shown = "   ".join(hud.line().split("   ")[:-1])
+    assert narrow.get_width() == text.render(shown, 16, T.FG, True).get_width()

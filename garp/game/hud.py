@@ -86,6 +86,17 @@ class Hud:
         return (f"{s.date or s.time}   {state}   {queue}   {busy}{saturated}   "
                 f"{s.agents} agent{'' if s.agents == 1 else 's'}{servers}   F1 help")
 
+    @staticmethod
+    def _fitted(text, line: str, color, width: int) -> pygame.Surface:
+        """The line rendered whole, or without its last parts ("20 agents", "F1 help") when a panel
+        leaves the bar too narrow: cut at a part, not in the middle of a word ("20 ager")."""
+        parts = line.split("   ")
+        while True:
+            rendered = text.render("   ".join(parts), 16, color, True)
+            if rendered.get_width() <= width or len(parts) == 1:
+                return rendered
+            parts.pop()
+
     def banner(self) -> str:
         """A warning while model servers are down (issue 20 §2): empty when all are up."""
         down = [e for e in self._stats.endpoints if not e["up"]]
@@ -143,8 +154,7 @@ class Hud:
             self._bar.fill((*T.BG, 220))
         surface.blit(self._bar, (0, 0))
         color = T.WARN if self._stats.paused else T.FG
-        line = text.render(self.line(), 16, color, True)
-        # clipped to the bar: with a panel open the bar is narrower than the line can grow
+        line = self._fitted(text, self.line(), color, w - 20)
         surface.blit(line, (10, 8), pygame.Rect(0, 0, w - 20, HUD_H))
         if self.notice and line.get_width() + 30 < w:
             surface.blit(text.render(self.notice, 16, T.WARN, True), (line.get_width() + 30, 8),
