@@ -89,13 +89,12 @@ class Hud:
     @staticmethod
     def _fitted(text, line: str, color, width: int) -> pygame.Surface:
         """The line rendered whole, or without its last parts ("20 agents", "F1 help") when a panel
-        leaves the bar too narrow: cut at a part, not in the middle of a word ("20 ager")."""
-        parts = line.split("   ")
-        while True:
-            rendered = text.render("   ".join(parts), 16, color, True)
-            if rendered.get_width() <= width or len(parts) == 1:
-                return rendered
+        leaves the bar too narrow: cut at a part, not in the middle of a word ("20 ager"). Parts are
+        measured with the font, so only the line drawn is rendered (and cached)."""
+        parts, font = line.split("   "), text.font(16, True)
+        while len(parts) > 1 and font.size("   ".join(parts))[0] > width:
             parts.pop()
+        return text.render("   ".join(parts), 16, color, True)
 
     def banner(self) -> str:
         """A warning while model servers are down (issue 20 §2): empty when all are up."""

@@ -102,6 +102,10 @@ def _keep_case(original: str, replacement: str) -> str:
     return replacement.capitalize() if original[:1].isupper() else replacement
 
 
+# after "his"/"her", words that show it is not owning something ("told her about", "gave her a")
+_NOT_OWNED = "(?:to|at|in|on|for|with|about|from|and|but|that|up|out|a|an|the|this|off|back|down|over|away|home)"
+
+
 def memory_in_first_person(text: str, name: str) -> str:
     """A memory as its owner says it. "his"/"her" become "my" in a memory about the owner that names
     nobody and nowhere else ("Oliver ate at his desk"), and before anyone else is named a "his"/"her"
@@ -114,9 +118,6 @@ def memory_in_first_person(text: str, name: str) -> str:
         head = re.sub(rf"\b(his|her)\s+(?!{_NOT_OWNED}\b)(?=[a-z])", f"{name}'s ", " ".join(words[:other]))
         text = " ".join([head] + words[other:])
     return first_person(text, name, pronouns=alone)
-
-
-_NOT_OWNED = "(?:to|at|in|on|for|with|about|from|and|but|that|up|out|a|an|the|this|off|back|down|over|away|home)"
 
 
 def to_listener(text: str, listener: str) -> str:

@@ -840,7 +840,7 @@ _DONE_ASKED = re.compile(r"\b(did|had|was|were|went|ate|been|spent|have you (don
 _FELT_THEN = re.compile(r"\b(did|were|was|had|felt|yesterday|last|earlier|ago)\b", re.I)
 _PAST = re.compile(r"\b(did|were|was|had|happened|went|today|yesterday|last (night|week)|this (morning|afternoon)|"
                    r"earlier|ago)\b", re.I)
-_TYPE_QUESTIONS = (("name", re.compile(r"\b(who|whom|whose|name|called)\b", re.I)),
+_TYPE_QUESTIONS = (("name", re.compile(r"\b(who|whom|whose|called)\b", re.I)),  # "name": _CALLED, first
                    ("time", re.compile(r"\b(when|what time|what day|which day|how long)\b", re.I)),
                    ("number", re.compile(r"\b(how (much|many|old|far|big|tall|heavy)|what (price|dose|size))\b", re.I)),
                    ("place", re.compile(r"\bwhere\b", re.I)))
@@ -884,8 +884,8 @@ def asks_about_past(question: str) -> bool:
 def asked_type(question: str) -> str | None:
     """What an answer must contain: 'name' (who), 'name:called' (what someone is called), 'kin:<role>' (your
     sister's name), 'title' (the name of a thing: the ship, the place you work), 'time' (when), 'price' (how
-    much does it cost),
-    'count:<stem>' (how many acres), 'number' (how old), 'place' (where) or 'meal' (what did you eat)."""
+    much does it cost), 'count:<stem>' (how many acres), 'number' (how old), 'place' (where) or 'meal' (what
+    did you eat)."""
     if m := _KIN_NAME_ASKED.search(question):
         return "kin:" + _kin(next(g for g in m.groups() if g))
     if (m := _THING_NAME_ASKED.search(question)) and next(g for g in m.groups() if g).lower() not in KIN_WORDS:
