@@ -32,9 +32,9 @@ PLACE = {"title": "place", "type": "object", "additionalProperties": False,
 
 def test_eight_requests_at_once_each_answer_their_own_prompt(llm_backend):
     """Eight sequences decode in one batch and none reads another's cells: each names the
-    place its own prompt gave. (Batching is not bit-exact: in the unified cache attention sums
-    run over other sequences' masked cells too, so a word may differ from the reply alone;
-    lockstep runs therefore ask one request at a time, sim/wiring.py.)"""
+    place its own prompt gave. (Each sequence has a KV stream of its own, but bit-exactness is
+    not promised: several rows may go through other matrix kernels than one, so lockstep runs
+    still ask one request at a time, sim/wiring.py.)"""
     def ask(i: int) -> str:
         msgs = [{"role": "system", "content": "Answer with JSON only."},
                 {"role": "user", "content": f"I am standing in {PLACES[i]}. Where am I standing? Give the place."}]
@@ -85,6 +85,28 @@ def test_scoring_waits_between_batch_steps_and_is_unchanged(llm_backend):
         scores = [pool.submit(llm_backend.score_options, messages(1), opts) for _ in range(2)]
         assert all(s.result() == pytest.approx(expected, abs=1e-4) for s in scores)
         assert all(json.loads(g.result().text) for g in gen)
+
+
+def test_a_head_copied_from_another_slot_carries_none_of_its_tail(llm_backend):
+    """A request sharing a long prompt head with a busy slot takes that slot's cache and cuts it
+    at the head: its reply names its own place, never the place in the other slot's tail."""
+    head = "You are a villager in a small town by the sea. " * 12 + "Answer with JSON only."
+
+    def ask(place: str) -> str:
+        msgs = [{"role": "system", "content": head},
+                {"role": "user", "content": f"I am standing in {place}. Where am I standing? Give the place."}]
+        return json.loads(llm_backend.complete(msgs, schema=PLACE, max_tokens=BUDGET).text)["place"].lower()
+
+    ask("the bakery")  # one slot now holds the head and the bakery
+    before = llm_backend.engine.stats()["reused_tokens"]
+    with ThreadPoolExecutor(2) as pool:
+        busy = pool.submit(ask, "the bakery")  # takes the slot holding its whole prompt
+        time.sleep(0.05)
+        answer = pool.submit(ask, "the harbour").result()  # another slot, the head copied over
+        busy.result()
+    head_tokens = llm_backend.count_tokens(head)
+    assert llm_backend.engine.stats()["reused_tokens"] - before >= 2 * head_tokens
+    assert "bakery" not in answer and "harbour" in answer, answer
 
 
 def test_a_request_the_cache_cannot_hold_fails_alone(llm_backend):

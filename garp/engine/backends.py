@@ -68,14 +68,18 @@ class LlamaCppBackend:
         self.n_threads, self.score_s = threads, 0.0
         self.score_tokens = (0, 0)  # prompt tokens scored, of which reused from the previous scoring
         self.max_in_flight = spec.profile.parallel  # the scheduler runs this many requests at once
-        n_ctx = max(spec.profile.n_ctx, spec.profile.parallel * spec.profile.slot_ctx)
         # one slot more than the scheduler's workers: its express worker's interview never waits for one
-        self.engine = BatchEngine(self.llm, spec.profile.parallel + 1, n_ctx, threads)
+        self.engine = BatchEngine(self.llm, spec.profile.parallel + 1, spec.profile.slot_ctx, threads)
         self.scorer = OptionScorer(self.llm, spec.profile.n_ctx, threads)
 
     @property
     def model_id(self) -> str:
         return self.spec.sha256
+
+    @property
+    def context_tokens(self) -> int:
+        """Tokens one generation's prompt and reply may take: a batch slot, within the profile's window."""
+        return min(self.profile.n_ctx, self.engine.n_ctx)
 
     def _make_formatter(self, llama_chat_format):
         fmt = self.profile.chat_format

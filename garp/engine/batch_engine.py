@@ -1,6 +1,7 @@
 """Continuous batching for the embedded model (issue #17: the town keeps up with its model).
 
-One llama.cpp context holds `n_slots` sequences in a unified KV cache. A single engine
+One llama.cpp context holds `n_slots` sequences, each in a KV stream of its own (so a
+token's attention reads its own sequence's cells, not every slot's). A single engine
 thread steps them together: each `llama_decode` carries the next prompt chunk of newly
 admitted sequences and one token of every sequence that is generating, so the model's
 weights are read once per step for all of them. On a small CPU that is the difference
@@ -8,7 +9,11 @@ between one agent's line at a time and eight.
 
 Each slot keeps the tokens it last held; a new request goes to the free slot sharing the
 longest prefix with it, so an agent's next call of the same function reuses the
-static head of its prompt (llama.cpp's prefix cache, per slot).
+static head of its prompt (llama.cpp's prefix cache, per slot); a longer prefix held by
+another slot is copied over.
+
+On 2 cores the kernel itself makes about 2x the tokens/s with 8 sequences as with one
+(benchmarks/batching.py, `decode_only`): the matrix products are compute-bound there.
 
 Sampling mirrors llama-cpp-python's chat completion (top-k 40, top-p 0.95, min-p 0.05,
 temperature; greedy at 0) with the JSON grammar checked the way llama.cpp's own
@@ -104,19 +109,22 @@ class _Slot:
 class BatchEngine:
     """Owns one llama.cpp context; `submit` from any thread, results arrive on futures."""
 
-    def __init__(self, llm, n_slots: int, n_ctx: int, n_threads: int):
+    def __init__(self, llm, n_slots: int, slot_ctx: int, n_threads: int):
         import llama_cpp
 
         self._lc, self._llm = llama_cpp, llm
-        self.n_slots, self.n_ctx = n_slots, n_ctx
+        self.n_slots, self.n_ctx = n_slots, slot_ctx
         params = llama_cpp.llama_context_default_params()
-        params.n_ctx = n_ctx
+        params.n_ctx = n_slots * slot_ctx
         params.n_batch = params.n_ubatch = PROMPT_CHUNK_TOKENS + n_slots  # a step never exceeds one ubatch
-        params.n_seq_max, params.kv_unified = n_slots, True  # sequences share cached prompt heads
+        # a stream per sequence: each token attends over its own sequence's cells only (a unified
+        # cache runs every token over every slot's cells, masked); CPU attention is faster without FA
+        params.n_seq_max, params.kv_unified = n_slots, False
+        params.flash_attn_type = llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED
         params.n_threads = params.n_threads_batch = n_threads
         self.ctx = llama_cpp.llama_init_from_model(llm._model.model, params)
         if not self.ctx:
-            raise GarpError(f"llama.cpp could not create a batched context ({n_slots} slots, {n_ctx} tokens)")
+            raise GarpError(f"llama.cpp could not create a batched context ({n_slots} slots of {slot_ctx} tokens)")
         self._mem = llama_cpp.llama_get_memory(self.ctx)
         self._vocab = llm._model.vocab
         self._n_vocab = llm.n_vocab()
@@ -126,7 +134,7 @@ class BatchEngine:
         self._slots = [_Slot(i) for i in range(n_slots)]
         self._inbox: queue.Queue[Generation | None] = queue.Queue()
         self._waiting: list[Generation] = []
-        self.isolated = False  # lockstep runs: one request at a time, nothing else in the cache (isolate)
+        self.isolated = False  # lockstep runs: one request at a time, each slot keeps to its own cache (isolate)
         self._clear_pending = False
         self._busy_s, self._made = 0.0, 0  # wall s spent in steps, tokens generated: the engine's own rate
         self._prompt_tokens = self._reused_tokens = 0  # how much of the prompts the slots' caches saved
@@ -136,13 +144,13 @@ class BatchEngine:
     def submit(self, job: Generation) -> cf.Future:
         if len(job.prompt) + job.max_tokens > self.n_ctx:
             raise GarpError(f"prompt of {len(job.prompt)} tokens + {job.max_tokens} to generate does not fit "
-                            f"the batched context of {self.n_ctx}")
+                            f"a batch slot of {self.n_ctx} tokens (the model profile's slot_ctx)")
         self._inbox.put(job)
         return job.future
 
     def isolate(self, on: bool) -> None:
-        """Lockstep: each request alone in the cache, which starts empty, so the same requests in
-        the same order give the same replies (play shares cached heads between sequences)."""
+        """Lockstep: the cache starts empty and no slot copies another's, so the same requests in
+        the same order give the same replies (play copies cached heads between slots)."""
         self.isolated, self._clear_pending = on, on
 
     def stats(self) -> dict:
@@ -223,31 +231,19 @@ class BatchEngine:
             slot.sampler = self._chain(job.temperature, job.seed)
 
     def _reuse_prefix(self, slot: _Slot, prompt: list[int]) -> int:
-        """Keep the slot's cached prefix of `prompt`, or share a longer one another slot holds
-        (in the unified cache a copy only tags the same cells with this sequence too). The last
-        prompt token is always decoded again: its logits start the reply."""
+        """Keep the slot's cached prefix of `prompt`, or take a longer one another slot holds (its
+        stream is copied whole, then cut). The last prompt token is always decoded again: its
+        logits start the reply. Isolated, a slot keeps to its own cache."""
         limit = len(prompt) - 1
         keep = min(slot.common_prefix(prompt), limit)
-        if self.isolated:
-            self._forget_others(slot)
         donor = slot if self.isolated else max(self._slots, key=lambda s: s.common_prefix(prompt))
         shared = min(donor.common_prefix(prompt), limit)
         if donor is not slot and shared > keep:
-            self._lc.llama_memory_seq_rm(self._mem, slot.seq_id, -1, -1)
-            self._lc.llama_memory_seq_cp(self._mem, donor.seq_id, slot.seq_id, 0, shared)
+            self._lc.llama_memory_seq_cp(self._mem, donor.seq_id, slot.seq_id, -1, -1)  # copied on the next decode
             keep = shared
-        else:
-            self._lc.llama_memory_seq_rm(self._mem, slot.seq_id, keep, -1)
+        self._lc.llama_memory_seq_rm(self._mem, slot.seq_id, keep, -1)
         slot.cached = prompt[:keep]
         return keep
-
-    def _forget_others(self, keep: _Slot) -> None:
-        """Isolated: only this sequence's cells stay in the cache, so what it computes depends on
-        its own prompt alone (the unified cache's attention runs over every cell, masked or not)."""
-        for other in self._slots:
-            if other is not keep and other.job is None and other.cached:
-                self._lc.llama_memory_seq_rm(self._mem, other.seq_id, -1, -1)
-                other.cached = []
 
     def _chain(self, temperature: float, seed: int):
         lc = self._lc
@@ -382,21 +378,16 @@ class BatchEngine:
 
     # ------------------------------------------------------------ faults
     def _out_of_room(self, rc: int) -> None:
-        """The unified cache is full (rc 1): forget idle slots' prefixes, or fail the longest request."""
+        """llama_decode refused the step (a stream is full, rc 1, cannot happen for a request
+        `submit` took): undo it and fail the longest request, so the others go on."""
         for slot in self._slots:  # undo this step: its tokens are not (reliably) in the cache
             if slot.job is not None:
                 self._rollback(slot)
-        idle = [s for s in self._slots if s.job is None and s.cached]
-        if rc == 1 and idle:
-            for slot in idle:
-                self._lc.llama_memory_seq_rm(self._mem, slot.seq_id, -1, -1)
-                slot.cached = []
-            return
         longest = max((s for s in self._slots if s.job), key=lambda s: len(s.cached) + len(s.pending))
         self._lc.llama_memory_seq_rm(self._mem, longest.seq_id, -1, -1)
         longest.cached = []
-        self._finish(longest, GarpError(f"llama_decode returned {rc}: the batched context of {self.n_ctx} "
-                                        "tokens is full"))
+        self._finish(longest, GarpError(f"llama_decode returned {rc} for a request of "
+                                        f"{len(longest.job.prompt)} prompt tokens (each slot holds {self.n_ctx})"))
 
     def _rollback(self, slot: _Slot) -> None:
         undo = slot.cached[slot.step_base:]

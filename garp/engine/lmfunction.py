@@ -219,7 +219,8 @@ def run_function(fn: LMFunction, inputs: Any, backend, *, agent: str, game_time:
     start = time.perf_counter()
     fresh: Fresh | None = None
     try:
-        n_ctx = getattr(backend.profile, "n_ctx", PROMPT_BUDGET_TOKENS)
+        # the embedded model's batch slot may be smaller than the profile's window
+        n_ctx = getattr(backend, "context_tokens", None) or getattr(backend.profile, "n_ctx", PROMPT_BUDGET_TOKENS)
         budget = min(PROMPT_BUDGET_TOKENS, n_ctx - fn.max_tokens)
         rec.messages = fit_budget(fn.messages(inputs, reasoning), count_tokens_for(backend), budget)
         schema = fn.schema(reasoning)

@@ -49,8 +49,8 @@ class ModelProfile(BaseModel):
     n_threads: int | None = Field(None, ge=1, description="CPU threads; null = the thread budget (garp/engine/threads.py)")
     parallel: int = Field(8, ge=1, le=64, description="requests the embedded model decodes together in one batch")
     slot_ctx: int = Field(1024, ge=256, le=131072,
-                          description="KV-cache tokens per parallel request (the batched cache holds parallel × slot_ctx, "
-                                      "at least n_ctx)")
+                          description="KV-cache tokens per parallel request: a generation's prompt and reply fit "
+                                      "in this many (the batched cache holds parallel + 1 of them)")
     text_mode: Literal["generate", "rank"] = Field(
         "generate", description="how text functions that offer code-built candidates (interview answers, ...) are "
                                 "answered: 'rank' scores the candidates by likelihood (small models, which rank well "
