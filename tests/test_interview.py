@@ -294,6 +294,23 @@ def test_a_question_names_the_detail_an_answer_must_hold():
     assert asked_type("Who called you this morning?") == "name"  # a phone call, not a name
 
 
+def test_a_favourite_needs_a_liking_and_when_asks_only_as_a_question_word():
+    """"What's your favourite flower?" is not answered by a memory that only mentions flowers; "when" inside
+    "what do you do when a friend is scared" asks no time; dates, seasons and spans are times."""
+    from garp.mind.interview import asked_type, states_type
+
+    assert asked_type("What's your favourite flower?") == "liking"
+    assert asked_type("What sort of day do you like best?") == "liking"
+    assert not states_type("I felt proud when a customer said the sunflower bouquet was the prettiest.", "liking")
+    assert states_type("I prefer a quiet day with a clear list of tasks.", "liking")
+    assert asked_type("What do you do when one of your friends gets scared?") is None
+    assert asked_type("So when is the party?") == asked_type("When is your daughter coming back?") == "time"
+    for told in ("She will come home on the third of July.", "I ran the shop for forty years.",
+                 "I moved into my house last spring.", "I open the shop at eight."):
+        assert states_type(told, "time"), told
+    assert not states_type("I may bring my guitar.", "time")
+
+
 def test_a_memory_is_told_with_the_owners_people_as_its_own():
     """"Fiona talked with her sailing teacher Greer": the teacher is the speaker's ("my"), once someone else
     is named a "his" or "her" stays theirs."""

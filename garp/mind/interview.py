@@ -47,7 +47,7 @@ W_FRAME = 0.2          # a source telling the kind of happening the question ask
 W_PERSON = 0.15        # a source naming someone the question names ("What did Hugo want?")
 W_HISTORY = 0.2        # the life story answering a question about the character's past ("before you ...")
 PAST_PENALTY = 0.1     # a persona habit answering a question about a past event
-TYPE_PENALTY = 0.4     # a source without the name, time or number the question asks for
+TYPE_PENALTY = 0.6     # a source without the name, time or number the question asks for
 NAME_PENALTY = 1.0     # a source without a name (a title) when the question asks what someone or something is
                        # called: "my friend" does not answer "What's your friend's name?"
 PERSON_PENALTY = 0.4   # a source not naming the person the question names ("Who is Yuki?")
@@ -841,7 +841,9 @@ _FELT_THEN = re.compile(r"\b(did|were|was|had|felt|yesterday|last|earlier|ago)\b
 _PAST = re.compile(r"\b(did|were|was|had|happened|went|today|yesterday|last (night|week)|this (morning|afternoon)|"
                    r"earlier|ago)\b", re.I)
 _TYPE_QUESTIONS = (("name", re.compile(r"\b(who|whom|whose|called)\b", re.I)),  # "name": _CALLED, first
-                   ("time", re.compile(r"\b(when|what time|what day|which day|how long)\b", re.I)),
+                   ("time", re.compile(r"^(?:(?:so|and|but|then|well|ok|okay),?\s+)?when\b|"  # "when" asking, not
+                                       r"\bwhen (?:is|are|was|were|did|do|does|will|would|can|could|shall|should|has|have)\b|"
+                                       r"\b(what time|what day|which day|how long)\b", re.I)),  # "what do you do when"
                    ("number", re.compile(r"\b(how (much|many|old|far|big|tall|heavy)|what (price|dose|size))\b", re.I)),
                    ("place", re.compile(r"\bwhere\b", re.I)))
 _CALLED = re.compile(r"\bnames?\b|\bcalled\s*\??\s*$", re.I)  # "Who called you?" asks no name
@@ -853,15 +855,23 @@ _FOOD = re.compile(r"\b(ate|eat|eats|eating|had (breakfast|lunch|dinner|supper|a
                    r"supper|snacks?|cooked|meal|soup|sandwich|bread|toast|porridge|eggs?|cake|pie|stew|salad|pastr\w*|"
                    r"fish|chips|noodles|rice|pasta|curry|roast|fruit|apples?)\b", re.I)
 _COUNT_ASKED = re.compile(r"\bhow many (\w+)", re.I)
+_LIKING_ASKED = re.compile(r"\bfavou?rite\b|\b(like|love|enjoy) (\w+ )?(best|most)\b|\bprefer\b", re.I)
+_LIKING = re.compile(r"\b(favou?rites?|lov(e|es|ed|ing)|lik(e|es|ed|ing)|prefer(s|red)?|enjoy(s|ed|ing)?|fond|"
+                     r"best|happ(y|ier|iest)|adore[sd]?|delight\w*|can't resist)\b", re.I)
 _KIN_NAME_ASKED = re.compile(rf"\byour ({_KIN})(?:'s?)? (?:names?|called)\b|\bname of your ({_KIN})\b|"
                              rf"\bwhat(?:'s| is| was) your ({_KIN}) called\b", re.I)
 _THING_NAME_ASKED = re.compile(r"\bname of (?:the|your|that|this) (\w+)|"
                                r"\bwhat(?:'s| is| was) (?:the|your) (\w+) called\b", re.I)
 _KIN_SAME = {"mum": "mother", "mom": "mother", "mam": "mother", "dad": "father", "neighbor": "neighbour", "boy": "son",
              "lad": "son", "girl": "daughter", "lass": "daughter", "hubby": "husband", "missus": "wife"}
-_TIME_WORDS = re.compile(r"\b(\d{1,2}(:\d\d)?\s*(am|pm)?|noon|midnight|morning|afternoon|evening|night|tonight|"
-                         r"tomorrow|yesterday|today|week|month|year|monday|tuesday|wednesday|thursday|friday|"
-                         r"saturday|sunday|o'clock|minutes?|hours?|days?)\b", re.I)
+_MONTHS = "january|february|march|april|june|july|august|september|october|november|december"
+_CLOCK_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_TIME_WORDS = re.compile(r"\b(\d{1,2}(:\d\d)?\s*(am|pm)?|noon|midnight|mornings?|afternoons?|evenings?|nights?|tonight|"
+                         r"tomorrow|yesterday|today|weeks?|months?|years?|decades?|ago|since|spring|summer|autumn|"
+                         r"fall|winter|weekends?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|"
+                         rf"saturdays?|sundays?|{_MONTHS}|o'clock|minutes?|hours?|days?|"
+                         rf"(?:at|by|from|until|till|before|after) (?:{_CLOCK_WORDS})(?: (?:thirty|fifteen|o'clock))?)\b",
+                         re.I)
 _WHEN_NOUNS = (r"(end|start|beginning|middle|morning|afternoon|evening|night|moment|weekend|week|month|year|day|"
                r"time|minute|hour|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|"
                r"April|May|June|July|August|September|October|November|December)s?\b")
@@ -884,8 +894,8 @@ def asks_about_past(question: str) -> bool:
 def asked_type(question: str) -> str | None:
     """What an answer must contain: 'name' (who), 'name:called' (what someone is called), 'kin:<role>' (your
     sister's name), 'title' (the name of a thing: the ship, the place you work), 'time' (when), 'price' (how
-    much does it cost), 'count:<stem>' (how many acres), 'number' (how old), 'place' (where) or 'meal' (what
-    did you eat)."""
+    much does it cost), 'count:<stem>' (how many acres), 'liking' (your favourite flower), 'number' (how
+    old), 'place' (where) or 'meal' (what did you eat)."""
     if m := _KIN_NAME_ASKED.search(question):
         return "kin:" + _kin(next(g for g in m.groups() if g))
     if (m := _THING_NAME_ASKED.search(question)) and next(g for g in m.groups() if g).lower() not in KIN_WORDS:
@@ -896,6 +906,8 @@ def asked_type(question: str) -> str | None:
         return "count:" + _stem(m.group(1).lower())
     if _CALLED.search(question):
         return "name:called"
+    if _LIKING_ASKED.search(question):
+        return "liking"
     return next((kind for kind, rx in _TYPE_QUESTIONS if rx.search(question)), None) or \
         ("meal" if _MEAL_ASKED.search(question) else None)
 
@@ -921,6 +933,8 @@ def states_type(text: str, kind: str, own_name: str = "") -> bool:
         return bool(_PLACE.search(text))
     if kind == "meal":  # "What did you have for breakfast?" needs something eaten
         return bool(_FOOD.search(text))
+    if kind == "liking":  # "What's your favourite flower?" needs a source saying what the character likes
+        return bool(_LIKING.search(text))
     if kind == "price":
         return bool(_MONEY.search(text) and _NUMBER.search(text))
     if kind == "count":  # a number counting the asked thing: "forty acres", "12 jars of honey"
