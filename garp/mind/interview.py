@@ -840,10 +840,11 @@ _DONE_ASKED = re.compile(r"\b(did|had|was|were|went|ate|been|spent|have you (don
 _FELT_THEN = re.compile(r"\b(did|were|was|had|felt|yesterday|last|earlier|ago)\b", re.I)
 _PAST = re.compile(r"\b(did|were|was|had|happened|went|today|yesterday|last (night|week)|this (morning|afternoon)|"
                    r"earlier|ago)\b", re.I)
+# "when" asks a time opening the question or before a verb, not in "What do you do when a friend is scared?"
 _TYPE_QUESTIONS = (("name", re.compile(r"\b(who|whom|whose|called)\b", re.I)),  # "name": _CALLED, first
-                   ("time", re.compile(r"^(?:(?:so|and|but|then|well|ok|okay),?\s+)?when\b|"  # "when" asking, not
+                   ("time", re.compile(r"^(?:(?:so|and|but|then|well|ok|okay),?\s+)?when\b|"
                                        r"\bwhen (?:is|are|was|were|did|do|does|will|would|can|could|shall|should|has|have)\b|"
-                                       r"\b(what time|what day|which day|how long)\b", re.I)),  # "what do you do when"
+                                       r"\b(what time|what day|which day|how long)\b", re.I)),
                    ("number", re.compile(r"\b(how (much|many|old|far|big|tall|heavy)|what (price|dose|size))\b", re.I)),
                    ("place", re.compile(r"\bwhere\b", re.I)))
 _CALLED = re.compile(r"\bnames?\b|\bcalled\s*\??\s*$", re.I)  # "Who called you?" asks no name
@@ -864,26 +865,24 @@ _THING_NAME_ASKED = re.compile(r"\bname of (?:the|your|that|this) (\w+)|"
                                r"\bwhat(?:'s| is| was) (?:the|your) (\w+) called\b", re.I)
 _KIN_SAME = {"mum": "mother", "mom": "mother", "mam": "mother", "dad": "father", "neighbor": "neighbour", "boy": "son",
              "lad": "son", "girl": "daughter", "lass": "daughter", "hubby": "husband", "missus": "wife"}
-_MONTHS = "january|february|march|april|june|july|august|september|october|november|december"
+WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+MONTHS = "january february march april may june july august september october november december".split()
 _CLOCK_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _TIME_WORDS = re.compile(r"\b(\d{1,2}(:\d\d)?\s*(am|pm)?|noon|midnight|mornings?|afternoons?|evenings?|nights?|tonight|"
                          r"tomorrow|yesterday|today|weeks?|months?|years?|decades?|ago|since|spring|summer|autumn|"
-                         r"fall|winter|weekends?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|"
-                         rf"saturdays?|sundays?|{_MONTHS}|o'clock|minutes?|hours?|days?|"
+                         rf"fall|winter|weekends?|{'|'.join(d + 's?' for d in WEEKDAYS)}|"
+                         rf"{'|'.join(m for m in MONTHS if m != 'may')}|o'clock|minutes?|hours?|days?|"  # "may": a verb
                          rf"(?:at|by|from|until|till|before|after) (?:{_CLOCK_WORDS})(?: (?:thirty|fifteen|o'clock))?)\b",
                          re.I)
 _WHEN_NOUNS = (r"(end|start|beginning|middle|morning|afternoon|evening|night|moment|weekend|week|month|year|day|"
-               r"time|minute|hour|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|"
-               r"April|May|June|July|August|September|October|November|December)s?\b")
+               rf"time|minute|hour|{'|'.join(w.capitalize() for w in WEEKDAYS + MONTHS)})s?\b")
 _PLACE = re.compile(r"\b(at|in|on|near|behind|by|from|to|outside|inside)\s+"  # not a time: "at the end of the month"
                     rf"(?!(?:(?:the|my|his|her|their|a)\s+)?{_WHEN_NOUNS})"
                     r"((the|my|his|her|their|a)\s+\w+|[A-Z]\w+|town|home)")
 _WORD_KEEP = re.compile(r"[A-Za-z']+")
-NOT_NAMES = frozenset("i i'm i'd i've i'll mum mom dad mr mrs ms dr monday tuesday wednesday thursday friday "
-                      "saturday sunday january february march april may june july august september october "
-                      "november december".split())
-_NUMBER = re.compile(r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
-                     r"fifty|sixty|seventy|eighty|ninety|hundred|dozen|half)\b", re.I)
+NOT_NAMES = frozenset("i i'm i'd i've i'll mum mom dad mr mrs ms dr".split() + WEEKDAYS + MONTHS)
+_NUMBER = re.compile(rf"\b(\d+|{_CLOCK_WORDS}|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen|half)\b",
+                     re.I)
 
 
 def asks_about_past(question: str) -> bool:
