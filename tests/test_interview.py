@@ -311,6 +311,14 @@ def test_a_favourite_needs_a_liking_and_when_asks_only_as_a_question_word():
     assert not states_type("I may bring my guitar.", "time")
 
 
+def test_someone_elses_quoted_words_are_told_as_they_said_them():
+    """Dara tells what Erica said to her: Erica's greeting keeps Dara's name ("Hi me" was the rewrite)."""
+    from garp.mind.first_person import memory_in_first_person
+
+    told = memory_in_first_person('Dara talked with Erica at Hobbs Cafe; Erica said: "Hi Dara. How are you?"', "Dara")
+    assert told == 'I talked with Erica at Hobbs Cafe; Erica said: "Hi Dara. How are you?"'
+
+
 def test_a_memory_is_told_with_the_owners_people_as_its_own():
     """"Fiona talked with her sailing teacher Greer": the teacher is the speaker's ("my"), once someone else
     is named a "his" or "her" stays theirs."""

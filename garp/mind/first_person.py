@@ -47,9 +47,24 @@ def _agree(words: list[str], i: int) -> None:
         words[j] = _verb_for_i(core) + words[j][len(core):]
 
 
+_QUOTE = re.compile(r'"[^"]*"|“[^”]*”')  # someone's words, kept as they were said
+
+
 def first_person(text: str, name: str, *, pronouns: bool = False, series: bool = False) -> str:
     """`text` about `name` as `name` would say it; with `series`, a list of habits ("is up at six, eats
-    late, and cooks every evening") has each predicate's verb agree, not only the first."""
+    late, and cooks every evening") has each predicate's verb agree, not only the first. Quoted words
+    stay as said: Erica said "Hi Dara", not "Hi me"."""
+    quotes: list[str] = []
+
+    def hold(m: re.Match) -> str:
+        quotes.append(m.group(0))
+        return f"\x00{len(quotes) - 1}\x00"
+
+    sentence = _rewritten(_QUOTE.sub(hold, text), name, pronouns, series)
+    return re.sub(r"\x00(\d+)\x00", lambda m: quotes[int(m.group(1))], sentence)
+
+
+def _rewritten(text: str, name: str, pronouns: bool, series: bool) -> str:
     out = re.sub(rf"\b{re.escape(name)}'s\s+([A-Z][a-z]+)\b", lambda m: "my " + m.group(1).lower(), text)
     out = re.sub(rf"\b{re.escape(name)}'s\b", "my", out)
     if pronouns:  # "her" before a pause or a preposition is the object ("have her.", "told her about")
