@@ -150,13 +150,14 @@ def test_garp_interview_in_the_terminal_answers_and_remembers():
         session.close()
 
 
-def _sourced_mind(store, embedder, background: str, memories: list[tuple[str, str, float]], relationships=()):
-    """A character with `background` and memories (text, type, hours before 18:00 on day 2)."""
+def _sourced_mind(store, embedder, background: str, memories: list[tuple[str, str, float]], relationships=(),
+                  lifestyle: str = ""):
+    """A character with `background`, `lifestyle` and memories (text, type, hours before 18:00 on day 2)."""
     from garp.mind.factory import make_mind
     from garp.mind.persona import Persona
 
     persona = Persona(name="Ilse", age=41, occupation="potter", personality="Ilse is calm and exact.",
-                      background=background, home="Ilse's House", workplace="Kiln Yard",
+                      background=background, lifestyle=lifestyle, home="Ilse's House", workplace="Kiln Yard",
                       relationships=list(relationships))
     mind = make_mind(persona, store=store, embedder=embedder, scheduler=None, t=0.0)
     for text, kind, hours_ago in memories:
@@ -173,8 +174,8 @@ def ilse(tmp_path, embedder):
     from garp.engine.memory_store import MemoryStore
 
     with MemoryStore(tmp_path / "memory") as store:
-        yield lambda background, memories, relationships=(): _sourced_mind(store, embedder, background, memories,
-                                                                            relationships)
+        yield lambda background, memories, relationships=(), lifestyle="": _sourced_mind(
+            store, embedder, background, memories, relationships, lifestyle)
 
 
 def _best_answer(mind, question: str) -> str:
@@ -442,6 +443,17 @@ def test_asked_about_itself_the_character_says_what_it_does_and_what_it_is_like(
     assert _best_answer(mind, "Tell me about yourself.") == "I work as a potter at Kiln Yard. I am calm and exact."
     assert "bricks" in _best_answer(mind, "What did Pavel say about the kiln?")
     assert _best_answer(mind, "What did Bruno say about the kiln?") == FALLBACK_ANSWER  # Pavel's words are not his
+
+
+def test_a_habit_or_the_age_answers_though_no_memory_repeats_its_words(ilse):
+    """Persona facts are on the record an answer rests on: the habits and the age are offered as answers
+    and not refused as ungrounded because no memory and no line of the self-description shares their words."""
+    mind = ilse("Ilse throws pots at the Kiln Yard.", [
+        ("Ilse glazed twelve blue bowls for the market.", "event", 2.0)],
+        lifestyle="Ilse stays up reading under the covers and is hard to wake in the morning.")
+    assert _best_answer(mind, "Do you stay up late?") == \
+        "I stay up reading under the covers and am hard to wake in the morning."
+    assert _best_answer(mind, "How old are you?") == "I am 41 years old."
 
 
 def test_a_chat_quoting_a_turn_that_says_nothing_is_told_without_it(ilse):
