@@ -14,7 +14,8 @@ from collections import Counter
 # CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and the two-byte ESC sequences.
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?|\x9b[0-?]*[ -/]*[@-~]")
 KEEP_FORMAT = {"\u200d"}  # zero-width joiner: part of emoji sequences
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_TITLES = ("Mr", "Mrs", "Ms", "Dr", "St")  # "old Mr. Pryce retired" is one sentence
+_SENTENCE_END = re.compile("".join(rf"(?<!\b{t}\.)" for t in _TITLES) + r"(?<=[.!?])\s+(?=\S)")
 
 
 def sentences(text: str) -> list[str]:

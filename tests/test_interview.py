@@ -446,11 +446,13 @@ def test_asked_about_itself_the_character_says_what_it_does_and_what_it_is_like(
 
 
 def test_a_habit_or_the_age_answers_though_no_memory_repeats_its_words(ilse):
-    """Persona facts are on the record an answer rests on: the habits and the age are offered as answers
-    and not refused as ungrounded because no memory and no line of the self-description shares their words."""
-    mind = ilse("Ilse throws pots at the Kiln Yard.", [
+    """A source offered as an answer is grounded by being one: the habits and the age are not refused because
+    no memory and no line of the self-description shares their words."""
+    mind = ilse("Ilse took over the Kiln Yard when old Mr. Pryce retired.", [
         ("Ilse glazed twelve blue bowls for the market.", "event", 2.0)],
         lifestyle="Ilse stays up reading under the covers and is hard to wake in the morning.")
+    assert _best_answer(mind, "How did you come to run the Kiln Yard?") == \
+        "I took over the Kiln Yard when old Mr. Pryce retired."  # a title's full stop ends no sentence
     assert _best_answer(mind, "Do you stay up late?") == \
         "I stay up reading under the covers and am hard to wake in the morning."
     assert _best_answer(mind, "How old are you?") == "I am 41 years old."

@@ -203,8 +203,8 @@ class InterviewAnswer(LMFunction[InterviewInputs, Utterance]):
 
     def check(self, inputs: InterviewInputs, out: Utterance) -> Utterance:
         """Rules in code: two sentences at most, in character, not an echo or a copied voice line,
-        and a factual answer must rest on the record (share a content word with it): the memories, the
-        self-description and the sources offered, so a ranked source is never refused as ungrounded."""
+        and a factual answer must be a source as said or rest on the record (share a content word with the
+        memories, the self-description or the sources), so a ranked source is never refused as ungrounded."""
         text = first_sentences(_unwrapped(out.utterance.strip()))
         words = _words(text)
         if len(words) < MIN_ANSWER_WORDS:
@@ -218,9 +218,9 @@ class InterviewAnswer(LMFunction[InterviewInputs, Utterance]):
             raise ValueError("answer copies a voice exemplar")
         if text == FALLBACK_ANSWER:
             return Utterance(utterance=text)
-        if inputs.kind == "factual":
-            record = _stems(" ".join(inputs.memories + [text for text, _, _ in inputs.sources]) + " "
-                            + inputs.self_description)  # every source ranked is on the record, a persona habit too
+        if inputs.kind == "factual" and text not in {as_answer(said) for said, _, _ in inputs.sources}:
+            record = _stems(" ".join(inputs.memories + [said for said, _, _ in inputs.sources]) + " "
+                            + inputs.self_description)  # a persona habit is on the record too
             if not (_stems(text) - _stems(inputs.question)) & record:
                 raise ValueError("factual answer not grounded in the memories")
         return Utterance(utterance=text)
