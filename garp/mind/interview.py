@@ -218,10 +218,10 @@ class InterviewAnswer(LMFunction[InterviewInputs, Utterance]):
             raise ValueError("answer copies a voice exemplar")
         if text == FALLBACK_ANSWER:
             return Utterance(utterance=text)
-        if inputs.kind == "factual" and text not in {as_answer(said) for said, _, _ in inputs.sources}:
-            record = _stems(" ".join(inputs.memories + [said for said, _, _ in inputs.sources]) + " "
-                            + inputs.self_description)  # a persona habit is on the record too
-            if not (_stems(text) - _stems(inputs.question)) & record:
+        offered = [said for said, _, _ in inputs.sources]
+        if inputs.kind == "factual" and text not in map(as_answer, offered):
+            record = _stems(" ".join(inputs.memories + offered) + " " + inputs.self_description)
+            if not (_stems(text) - _stems(inputs.question)) & record:  # a persona habit is on the record too
                 raise ValueError("factual answer not grounded in the memories")
         return Utterance(utterance=text)
 
