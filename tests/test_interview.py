@@ -348,6 +348,26 @@ def test_interview_finds_the_worry_the_hurt_and_the_loss_a_question_asks_about(i
     assert _best_answer(mind, "What's your mum's name?") == FALLBACK_ANSWER
 
 
+def test_interview_finds_an_old_plain_memory_among_many_vivid_ones_and_after_many_questions(ilse):
+    """A long game: thirty vivid, recent memories and one plain one from three days ago that answers. Eq. 1's
+    pool (led by poignancy) never held the plain one, and every stored interview exchange took a slot of it;
+    the interview's pool is the memories nearest the question, exchanges left out."""
+    mind = ilse("Ilse shares the workshop with her brother Pavel.", [
+        ("Ilse lent her long ladder to Bruno the baker so he could fix his gutter.", "event", 70.0)])
+    chores = ["glazed a row of bowls", "argued with the clay supplier about a late delivery", "fired the big kiln",
+              "sold six jugs at the market", "swept the yard", "cut her hand on a broken pot", "ate soup at the cafe",
+              "talked with Pavel about the roof", "unloaded a cart of firewood", "painted the shop sign"]
+    for day in range(3):
+        for i, chore in enumerate(chores):
+            asyncio.run(mind.memory.remember(f"Ilse {chore}.", t=NOW - 3600.0 * (20 * day + i), type="event",
+                                             poignancy=6 + i % 3))
+    for n in range(30):  # a long interview: each exchange is remembered, and each is similar to the question
+        asyncio.run(mind.memory.remember(f'I was interviewed and asked: "Who has your ladder, question {n}?" '
+                                         f'I answered: "{FALLBACK_ANSWER}"', t=NOW, type="chat",
+                                         predicate="was interviewed", poignancy=9))
+    assert "Bruno" in _best_answer(mind, "Who borrowed your ladder?")
+
+
 def test_interview_stems_inflections_and_answers_the_past_from_the_life_story(ilse):
     from garp.mind.interview import _stems
 

@@ -336,16 +336,42 @@ class MemoryStore:
                 self._cache.popitem(last=False)
             return list(result)
 
+    def nearest(self, observer: str, query: np.ndarray, *, now: float, k: int,
+                skip: Callable[[MemoryRecord], bool] = lambda rec: False) -> list[ScoredMemory]:
+        """The k memories most similar to the query by raw cosine, over all of the observer's memories and
+        whatever their poignancy or age, leaving out those `skip` names; scored by that cosine, with Eq. 1's
+        factors. For a question put to the agent (an interview): Eq. 1's pool is led by poignancy, so in a
+        long game an old, plain memory that answers never reached it. Looking is not recalling, so
+        nothing is touched."""
+        q = self._check_vector(query, "nearest query")
+        with self._lock:
+            hot = self._hot.get(observer)
+            found = self._factors(hot, q, now, None, None, "recency") if hot is not None and hot.n else None
+            if found is None:
+                return []
+            _, f = found
+            out: list[ScoredMemory] = []
+            for j in np.argsort(-f["cosine"], kind="stable"):
+                rec = self._records[hot.ids[int(j)]]
+                if not skip(rec):
+                    out.append(ScoredMemory(record=rec, score=float(f["cosine"][j]),
+                                            factors={name: float(v[j]) for name, v in f.items()}))
+                if len(out) == k:
+                    break
+            return out
+
     # --- internals ----------------------------------------------------------------------
-    def _rank(self, hot: _HotIndex, q: np.ndarray, now: float, k: int,
-              type_key: tuple[str, ...] | None, mood: str | None, mode: str) -> list[ScoredMemory]:
+    def _factors(self, hot: _HotIndex, q: np.ndarray, now: float, type_key: tuple[str, ...] | None,
+                 mood: str | None, mode: str) -> tuple[np.ndarray | None, dict[str, np.ndarray]] | None:
+        """Eq. 1's factors for the observer's rows of the wanted types (None: no such row): the rows (None =
+        all), then the raw cosine and the min-max poignancy, similarity and recency and the emotion match."""
         n = hot.n
         rows = None
         if type_key is not None and len(type_key) < len(TYPES):
             codes = np.array([TYPES.index(t) for t in type_key], np.int8)
             rows = np.flatnonzero(np.isin(hot.type_code[:n], codes))
             if rows.size == 0:
-                return []
+                return None
 
         def col(arr: np.ndarray) -> np.ndarray:
             return arr[:n] if rows is None else arr[rows]
@@ -357,15 +383,21 @@ class MemoryStore:
         sims = col(np.einsum("ij,j->i", hot.vecs[:n], q) * hot.inv_norm[:n])
         sims = sims * (1.0 / q_norm if q_norm > 0 else 0.0)
         hours = (now - col(hot.last_accessed)) / 3600.0
-        if mode == "recency":
-            raw_recency = recency_decay(hours)
-        else:
-            raw_recency = ebbinghaus_retention(hours, col(hot.stability))
-        p_hat, d_hat, r_hat = minmax(col(hot.poignancy)), minmax(sims.astype(np.float64)), minmax(raw_recency)
+        raw_recency = recency_decay(hours) if mode == "recency" else ebbinghaus_retention(hours, col(hot.stability))
         emo = col(hot.emotion_code)
         mood_code = self._emotions.get(mood, -2) if mood else -2
-        e = np.where(emo < 0, 0.0, np.where(emo == mood_code, MOOD_MATCH, MOOD_ANY))
-        score = W_POIGNANCY * p_hat + W_SIMILARITY * d_hat + W_RECENCY * r_hat + W_EMOTION * e
+        return rows, {"poignancy": minmax(col(hot.poignancy)), "similarity": minmax(sims.astype(np.float64)),
+                      "recency": minmax(raw_recency), "cosine": sims,
+                      "emotion": np.where(emo < 0, 0.0, np.where(emo == mood_code, MOOD_MATCH, MOOD_ANY))}
+
+    def _rank(self, hot: _HotIndex, q: np.ndarray, now: float, k: int,
+              type_key: tuple[str, ...] | None, mood: str | None, mode: str) -> list[ScoredMemory]:
+        found = self._factors(hot, q, now, type_key, mood, mode)
+        if found is None:
+            return []
+        rows, f = found
+        score = W_POIGNANCY * f["poignancy"] + W_SIMILARITY * f["similarity"] + W_RECENCY * f["recency"] \
+            + W_EMOTION * f["emotion"]
         m = score.shape[0]
         top = np.argpartition(-score, k - 1)[:k] if m > k else np.arange(m)
         top = top[np.lexsort((top, -score[top]))]  # best first; ties by insertion order
@@ -373,9 +405,8 @@ class MemoryStore:
         for j in top:
             row = int(j) if rows is None else int(rows[j])
             rec = self._touch(hot, row, now, mode)
-            factors = {"poignancy": float(p_hat[j]), "similarity": float(d_hat[j]),  # min-max over this pool
-                       "recency": float(r_hat[j]), "emotion": float(e[j]), "cosine": float(sims[j])}  # raw
-            out.append(ScoredMemory(record=rec, score=float(score[j]), factors=factors))
+            # min-max over the candidates, but the cosine raw
+            out.append(ScoredMemory(record=rec, score=float(score[j]), factors={k: float(v[j]) for k, v in f.items()}))
         return out
 
     def _touch(self, hot: _HotIndex, row: int, now: float, mode: str) -> MemoryRecord:

@@ -29,7 +29,7 @@ from garp.units import DAY_S
 from garp.textclean import clean_line, listed, sentences
 
 # --- tunables (seed: Interview Studio; paper III-A2 for the factor names) ---------------
-POOL_K = 24            # memories fetched by Eq. 1 before the interview re-ranking
+POOL_K = 24            # memories nearest the question (raw cosine) before the interview re-ranking
 USED_K = 5             # memories handed to a generating model ("the model only knows the five you hand it")
 CANDIDATE_K = 6        # memories and persona facts offered as answers in rank mode
 W_RELEVANCE = 1.0      # interview ranking: raw cosine decides; importance and recency only break near-ties
@@ -280,7 +280,7 @@ class InterviewResult:
 
 
 def rerank(scored: list[Any], k: int = USED_K) -> list[UsedMemory]:
-    """Interview ranking over a pool from Eq. 1 by raw cosine similarity to the question (the pool's
+    """Interview ranking over a pool of memories by raw cosine similarity to the question (Eq. 1's
     min-max similarity gives 1.00 to its best memory even when nothing is on topic); importance
     and recency only break near-ties."""
     used = []
@@ -542,11 +542,11 @@ async def interview_sources(mind: Any, question: str, t: float, doing: Any = Non
     applies what code reads from the question (a time, a kind of answer, the life story)."""
     people = relations(mind.persona)
     named = name_relations(question, people)
-    pool = await mind.memory.retrieve(named, t=t, k=POOL_K)
     name = mind.persona.name
     plan = plan_memory_prefix(name)  # the remembered day plan answers through plan_source, which knows its day
-    used = rerank([s for s in pool if getattr(s.record, "predicate", "") != INTERVIEW_PREDICATE
-                   and not str(getattr(s.record, "description", "")).startswith(plan)], k=POOL_K)
+    pool = await mind.memory.nearest(named, t=t, k=POOL_K, skip=lambda rec: rec.predicate == INTERVIEW_PREDICATE
+                                     or rec.description.startswith(plan))
+    used = rerank(pool, k=POOL_K)
     facts = persona_facts(mind.persona, getattr(mind, "household", ()))
     used += [UsedMemory(text, W_IMPORTANCE, {}, f"persona:{fld}") for fld, text in facts]
     home, plan_items = mind.persona.home, plan_today(mind, t)

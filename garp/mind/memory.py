@@ -250,6 +250,11 @@ class AgentMemory:
         vec = (await self.embedder.aembed([query]))[0]
         return self.store.retrieve(self.owner, vec, now=t, k=k, types=types, emotion=emotion, mode=mode)
 
+    async def nearest(self, query: str, *, t: float, k: int, skip=lambda rec: False) -> list[ScoredMemory]:
+        """The k memories closest to the query by raw cosine (MemoryStore.nearest), none of them touched."""
+        vec = (await self.embedder.aembed([query]))[0]
+        return self.store.nearest(self.owner, vec, now=t, k=k, skip=skip)
+
     async def retrieve_by_type(self, query: str, *, t: float, k: int = 5, types=("event", "thought", "chat"),
                                emotion: str | None = None, mode: str = "recency") -> dict[str, list[ScoredMemory]]:
         """One embedding of the query, ranked per memory type (paper IV-B amortisation)."""
