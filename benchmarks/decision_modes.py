@@ -135,7 +135,8 @@ def run_one(sched: InferenceScheduler, sit: dict, rng: random.Random,
     return picks, ok, texts, not decisive(utils)
 
 
-def run_all(sched: InferenceScheduler, sits: list[dict]) -> tuple[dict, dict, dict, int]:
+def run_all(sched: InferenceScheduler, sits: list[dict], show: bool = True) -> tuple[dict, dict, dict, int]:
+    """Every situation; `show` prints each one's picks (not for the held-out part: reading its misses is tuning)."""
     rng = random.Random(SEED)
     correct = dict.fromkeys(NAMES, 0)
     ms = {"generate": 0.0, "score": 0.0}
@@ -149,8 +150,9 @@ def run_all(sched: InferenceScheduler, sits: list[dict]) -> tuple[dict, dict, di
         for k, idx in picks.items():
             correct[k] += idx in ok
             cat[k] += idx in ok
-        print(sit["id"], {k: texts[v][:28] for k, v in picks.items()}, "ok" if picks[DEFAULT_KEY] in ok else "MISS",
-              file=sys.stderr)
+        if show:
+            print(sit["id"], {k: texts[v][:28] for k, v in picks.items()},
+                  "ok" if picks[DEFAULT_KEY] in ok else "MISS", file=sys.stderr)
     return correct, per_cat, ms, asked
 
 
@@ -179,11 +181,11 @@ def main() -> None:
     backend = LlamaCppBackend(resolve_model(args.model), n_threads=2, seed=0)
     sched = InferenceScheduler(backend).start()
     try:
-        correct, per_cat, ms, asked = run_all(sched, sits)
+        correct, per_cat, ms, asked = run_all(sched, sits, show=split != "heldout")
     finally:
         sched.stop()
         backend.close()
-    for c, v in per_cat.items():
+    for c, v in per_cat.items() if split != "heldout" else ():
         print(c, {k: f"{v[k]}/{v['n']}" for k in NAMES})
     print(json.dumps(summary(correct, ms, asked, len(sits), backend.spec.name, args.data, split)))
 
