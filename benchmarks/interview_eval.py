@@ -56,6 +56,12 @@ def now_of(entry: dict) -> float:
 
 def load_character(entry: dict, store: MemoryStore, embedder: Embedder):
     persona = Persona.model_validate(entry["persona"])
+    happened = [m["text"] for m in entry["memories"] if m.get("type", "event") in ("event", "chat")]
+    if happened and not any(t.startswith((f"{persona.name} ", f"{persona.name}'")) for t in happened):
+        # the game writes memories with the persona's name; a set naming the character otherwise measures
+        # answers told in the third person ("Ruth ate...") that no played character would give
+        raise SystemExit(f"interview data: character {persona.name!r}: none of its {len(happened)} events and chats "
+                         "begins with its persona name (a first name, as the memories call it)")
     now = now_of(entry)
     mind = make_mind(persona, store=store, embedder=embedder, scheduler=None, t=now - 7 * 86400.0)
     for m in entry["memories"]:
@@ -99,7 +105,7 @@ def ask_all(entry: dict, scheduler, store: MemoryStore, embedder: Embedder) -> l
         res = asyncio.run(iv.interview(mind, q["q"], scheduler, now_of(entry), done=doings_of(entry)))
         top = res.memories[0] if res.memories else None
         targets = [iv.as_answer(u.description) for u in res.memories if u.source == label] if label and label.startswith(TAGGED) \
-            else [iv.as_answer(iv.spoken_memory(label, mind.persona.name))] if label else []
+            else [iv.as_answer(iv.spoken_memory(label, mind.persona.name, iv.own_pronoun(mind.persona)))] if label else []
         rows.append({"q": q["q"], "label": label, "answer": res.answer, "facts": q["facts"], "targets": targets,
                      "top_ok": top is not None and source_matches(label, top.description, top.source),
                      "source_ok": res.answer in targets,

@@ -331,6 +331,29 @@ def test_a_memory_is_told_with_the_owners_people_as_its_own():
         "I told her about the party at Hobbs Cafe."
 
 
+def test_a_memory_is_told_with_only_the_owners_own_pronouns_as_its_own():
+    """Knowing from its persona that Hazel is "she", her dad's knee stays his ("about my knee" was the
+    rewrite), and Desmond, a "he", told by Ada and cooking for himself, is "me" and "myself"."""
+    from garp.mind.first_person import pronoun_in
+    from garp.mind.interview import own_pronoun, spoken_memory
+    from garp.mind.persona import Persona
+
+    hazel = Persona(name="Hazel", age=19, personality="Hazel is blunt and quick. She hates being late.",
+                    home="Hazel's Flat")
+    assert own_pronoun(hazel) == "she" and pronoun_in("He and she met; his and her bikes.") is None
+    assert spoken_memory("Hazel talked with her dad, who said he has a hospital appointment about his knee on "
+                         "Monday.", "Hazel", "she") == \
+        "I talked with my dad, who said he has a hospital appointment about his knee on Monday."
+    assert spoken_memory("Hazel talked with her friend Tash at the wall, who invited her to a gig.", "Hazel", "she") \
+        == "I talked with my friend Tash at the wall, who invited me to a gig."
+    assert spoken_memory("Desmond talked with Ada, who told him she got the job at the brewery.", "Desmond", "he") \
+        == "I talked with Ada, who told me she got the job at the brewery."
+    assert spoken_memory("Desmond cooked lamb stew for himself and Ada's family.", "Desmond", "he") == \
+        "I cooked lamb stew for myself and Ada's family."
+    assert spoken_memory("Fiona told her about the party at Hobbs Cafe.", "Fiona", "she") == \
+        "I told her about the party at Hobbs Cafe."
+
+
 def test_interview_finds_the_worry_the_hurt_and_the_loss_a_question_asks_about(ilse):
     """"Anything troubling you?" shares no word with "I worry that...": the kind of happening the
     question asks about (a worry, a hurt, a loss, news of a relative) finds it; a question about a

@@ -21,6 +21,7 @@ _DETERMINERS = frozenset("the a an my his her their some".split())
 _CLAUSE_OPENERS = frozenset("and but who whom that which because when while where if so since until though "
                             "although whereas once".split())  # a name right after one opens a clause: its subject
 _PRONOUNS = {"he": "I", "she": "I", "him": "me", "his": "my", "her": "my", "himself": "myself", "herself": "myself"}
+_OWN_FORMS = {"he": ("he", "him", "his", "himself"), "she": ("she", "her", "herself")}  # a character's own pronouns
 
 
 def _verb_for_i(word: str) -> str:
@@ -50,8 +51,9 @@ def _agree(words: list[str], i: int) -> None:
 _QUOTE = re.compile(r'"[^"]*"|“[^”]*”')  # someone's words, kept as they were said
 
 
-def first_person(text: str, name: str, *, pronouns: bool = False, series: bool = False) -> str:
-    """`text` about `name` as `name` would say it; with `series`, a list of habits ("is up at six, eats
+def first_person(text: str, name: str, *, pronouns: bool | str = False, series: bool = False) -> str:
+    """`text` about `name` as `name` would say it; `pronouns` "he" or "she" turns only that set of pronouns
+    (the character's own), True every he/she/him/his/her; with `series`, a list of habits ("is up at six, eats
     late, and cooks every evening") has each predicate's verb agree, not only the first. Quoted words
     stay as said: Erica said "Hi Dara", not "Hi me"."""
     quotes: list[str] = []
@@ -64,13 +66,15 @@ def first_person(text: str, name: str, *, pronouns: bool = False, series: bool =
     return re.sub(r"\x00(\d+)\x00", lambda m: quotes[int(m.group(1))], sentence)
 
 
-def _rewritten(text: str, name: str, pronouns: bool, series: bool) -> str:
+def _rewritten(text: str, name: str, pronouns: bool | str, series: bool) -> str:
     out = re.sub(rf"\b{re.escape(name)}'s\s+([A-Z][a-z]+)\b", lambda m: "my " + m.group(1).lower(), text)
     out = re.sub(rf"\b{re.escape(name)}'s\b", "my", out)
-    if pronouns:  # "her" before a pause or a preposition is the object ("have her.", "told her about")
-        out = re.sub(r"\b(her)\b(?=[.,;:!?]|$|\s+(?:to|at|in|on|for|with|about|from|and|but|that|up|out)\b)",
-                     lambda m: _keep_case(m.group(1), "me"), out, flags=re.I)
-        out = re.sub(r"\b(he|she|him|his|her|himself|herself)\b",
+    if pronouns:
+        forms = tuple(_PRONOUNS) if pronouns is True else _OWN_FORMS[pronouns]
+        if "her" in forms:  # "her" before a pause or a preposition is the object ("have her.", "told her about")
+            out = re.sub(r"\b(her)\b(?=[.,;:!?]|$|\s+(?:to|at|in|on|for|with|about|from|and|but|that|up|out)\b)",
+                         lambda m: _keep_case(m.group(1), "me"), out, flags=re.I)
+        out = re.sub(rf"\b({'|'.join(forms)})\b",
                      lambda m: _keep_case(m.group(1), _PRONOUNS[m.group(1).lower()]), out, flags=re.I)
     words = out.split()
     for i, w in enumerate(words):
@@ -121,18 +125,47 @@ def _keep_case(original: str, replacement: str) -> str:
 _NOT_OWNED = "(?:to|at|in|on|for|with|about|from|and|but|that|up|out|a|an|the|this|off|back|down|over|away|home)"
 
 
-def memory_in_first_person(text: str, name: str) -> str:
+def memory_in_first_person(text: str, name: str, pronoun: str | None = None) -> str:
     """A memory as its owner says it. "his"/"her" become "my" in a memory about the owner that names
     nobody and nowhere else ("Oliver ate at his desk"), and before anyone else is named a "his"/"her"
     owning something is the owner's ("Fiona talked with her sailing teacher Greer"; not "Oliver admired
-    Sam's bike and his dog")."""
+    Sam's bike and his dog"). Knowing the owner's own `pronoun` ("he", "she": `pronoun_in` its persona),
+    only those are the owner's: "Hazel talked with her dad, who said his knee hurts" keeps "his knee"; and
+    then the owner's reflexive ("for himself") and the owner told, asked or invited by the other ("who told
+    him") are the owner's too, wherever they stand."""
     words = text.split()
     alone = bool(words) and words[0] == name and not any(w[:1].isupper() for w in words[1:])
     if words and words[0] == name and not alone:
         other = next(k for k, w in enumerate(words[1:], 1) if w[:1].isupper())
-        head = re.sub(rf"\b(his|her)\s+(?!{_NOT_OWNED}\b)(?=[a-z])", f"{name}'s ", " ".join(words[:other]))
+        owning = {"he": "his", "she": "her"}.get(pronoun or "", "his|her")
+        head = re.sub(rf"\b({owning})\s+(?!{_NOT_OWNED}\b)(?=[a-z])", f"{name}'s ", " ".join(words[:other]))
         text = " ".join([head] + words[other:])
-    return first_person(text, name, pronouns=alone)
+        if pronoun:
+            text = _owner_in_the_rest(text, name, pronoun)
+    return first_person(text, name, pronouns=(pronoun or True) if alone else False)
+
+
+_TOLD = "(?:told|asked|invited|warned|reminded|thanked|promised|offered|gave|showed|sent|texted|called|lent|taught)"
+# what follows the one told ("who told him she got the job", "who asked her to"), not a thing owned ("her son")
+_AFTER_TOLD = rf"(?:{_NOT_OWNED}|he|she|they|it|we|that|if|whether|not|how|what|when|where|why|who|his|her|their|so|again)"
+
+
+def _owner_in_the_rest(text: str, name: str, pronoun: str) -> str:
+    """The owner's reflexive and the owner as the one told or asked, in a memory naming someone else."""
+    own_object, own_self = ("him", "himself") if pronoun == "he" else ("her", "herself")
+    text = re.sub(rf"\b{own_self}\b", "myself", text)
+    # told by another ("who told him", "Ada told him"): the owner as the subject told someone else
+    return re.sub(rf"\b(who|(?!{re.escape(name)}\b)[A-Z][a-z]+) ({_TOLD}) {own_object}\b(?=\s+{_AFTER_TOLD}\b|[\s.,;:!?]*$|[.,;:!?])",
+                  lambda m: f"{m.group(1)} {m.group(2)} me", text)
+
+
+def pronoun_in(text: str) -> str | None:
+    """The pronoun a persona's own text uses for its character: "she" or "he" where one set is at least
+    twice as common as the other, else None (the rewrite then takes every he/she as the owner's)."""
+    words = re.findall(r"[a-z]+", text.lower())
+    she = sum(w in _OWN_FORMS["she"] for w in words)
+    he = sum(w in _OWN_FORMS["he"] for w in words)
+    return "she" if she >= max(1, 2 * he) else "he" if he >= max(1, 2 * she) else None
 
 
 def to_listener(text: str, listener: str) -> str:

@@ -21,7 +21,7 @@ import numpy as np
 from garp.engine.lmfunction import Candidate, LMFunction, chat
 from garp.mind.commitments import hhmm
 from garp.mind.day_record import GO, MEALS, Done, covers, doing_now, meals_had, progressive, said, told, woke_at
-from garp.mind.first_person import first_person, memory_in_first_person
+from garp.mind.first_person import first_person, memory_in_first_person, pronoun_in
 from garp.mind.line_candidates import CANNED_TURNS
 from garp.mind.planning import plan_memory_prefix, read_plan_memory
 from garp.mind.relationships import feeling_toward
@@ -555,8 +555,9 @@ async def interview_sources(mind: Any, question: str, t: float, doing: Any = Non
         + day_sources(done, question, t, name, home, yesterday) + not_done_source(done, question, t, plan_items) \
         + woke_source(done, question, t) + no_chat_source(used, done, question, t) \
         + (plan_source(mind, question, t, plan_items) if not (now and _DOING_ASKED.search(question)) else [])
+    pronoun = own_pronoun(mind.persona)
     for u in used:
-        u.spoken = u.description if u.source != "memory" else spoken_memory(u.description, name)
+        u.spoken = u.description if u.source != "memory" else spoken_memory(u.description, name, pronoun)
     forms = list(dict.fromkeys(f for f in (question, named, as_statement(named)) if f))
     vecs = await mind.memory.embedder.aembed(forms + [u.spoken for u in used])
     window = time_window(question, t)
@@ -581,17 +582,24 @@ def names_role(text: str, roles: frozenset[str]) -> bool:
 _CHAT_QUOTE = re.compile(r'^(?P<head>.+?)(?:; [A-Z][\w\'-]* said| and told [A-Z][\w\'-]*): "(?P<said>[^"]*)"\.?$')
 
 
-def spoken_memory(text: str, name: str) -> str:
+def own_pronoun(persona: Any) -> str | None:
+    """"she" or "he" as the persona's own text calls the character (None when it does not tell)."""
+    return pronoun_in(" ".join(str(getattr(persona, f, "") or "") for f in ("personality", "background", "lifestyle",
+                                                                              "routine")))
+
+
+def spoken_memory(text: str, name: str, pronoun: str | None = None) -> str:
     """A memory as its owner says it, clause by clause: a perception joins notes with "; " and each
     note starts with the owner's name ("Greta saw Arjun; Greta saw Sam": "I saw Arjun; I saw Sam").
-    A chat's summary quoting a turn that says nothing ("Ha, I know what you mean.") tells the chat only."""
+    A chat's summary quoting a turn that says nothing ("Ha, I know what you mean.") tells the chat only.
+    `pronoun` is the owner's own (`own_pronoun`): only those pronouns are the owner's."""
     quote = _CHAT_QUOTE.match(text)
     if quote and quote.group("said").strip() in CANNED_TURNS:
         text = quote.group("head") + "."
     clauses = text.split("; ")
     if len(clauses) == 1 or not all(c.startswith(f"{name} ") for c in clauses):
-        return memory_in_first_person(text, name)
-    return "; ".join(memory_in_first_person(clause, name) for clause in clauses)
+        return memory_in_first_person(text, name, pronoun)
+    return "; ".join(memory_in_first_person(clause, name, pronoun) for clause in clauses)
 
 
 def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
