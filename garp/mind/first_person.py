@@ -147,7 +147,8 @@ def memory_in_first_person(text: str, name: str, pronoun: str | None = None) -> 
 
 _TOLD = "(?:told|asked|invited|warned|reminded|thanked|promised|offered|gave|showed|sent|texted|called|lent|taught)"
 # what follows the one told ("who told him she got the job", "who asked her to"), not a thing owned ("her son")
-_AFTER_TOLD = rf"(?:{_NOT_OWNED}|he|she|they|it|we|that|if|whether|not|how|what|when|where|why|who|his|her|their|so|again)"
+_AFTER_TOLD = (rf"(?:{_NOT_OWNED}|he|she|they|it|we|that|if|whether|not|how|what|when|where|why|who|his|her|their"
+               r"|so|again)")
 
 
 def _owner_in_the_rest(text: str, name: str, pronoun: str) -> str:
@@ -155,7 +156,8 @@ def _owner_in_the_rest(text: str, name: str, pronoun: str) -> str:
     own_object, own_self = ("him", "himself") if pronoun == "he" else ("her", "herself")
     text = re.sub(rf"\b{own_self}\b", "myself", text)
     # told by another ("who told him", "Ada told him"): the owner as the subject told someone else
-    return re.sub(rf"\b(who|(?!{re.escape(name)}\b)[A-Z][a-z]+) ({_TOLD}) {own_object}\b(?=\s+{_AFTER_TOLD}\b|[\s.,;:!?]*$|[.,;:!?])",
+    teller = rf"(who|(?!{re.escape(name)}\b)[A-Z][a-z]+)"
+    return re.sub(rf"\b{teller} ({_TOLD}) {own_object}\b(?=\s+{_AFTER_TOLD}\b|[\s.,;:!?]*$|[.,;:!?])",
                   lambda m: f"{m.group(1)} {m.group(2)} me", text)
 
 
