@@ -185,8 +185,9 @@ def main() -> None:
     finally:
         sched.stop()
         backend.close()
-    for c, v in per_cat.items() if split != "heldout" else ():
-        print(c, {k: f"{v[k]}/{v['n']}" for k in NAMES})
+    if split != "heldout":  # per category only for the tuning part, as the per-situation lines
+        for c, v in per_cat.items():
+            print(c, {k: f"{v[k]}/{v['n']}" for k in NAMES})
     print(json.dumps(summary(correct, ms, asked, len(sits), backend.spec.name, args.data, split)))
 
 

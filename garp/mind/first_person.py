@@ -21,7 +21,8 @@ _DETERMINERS = frozenset("the a an my his her their some".split())
 _CLAUSE_OPENERS = frozenset("and but who whom that which because when while where if so since until though "
                             "although whereas once".split())  # a name right after one opens a clause: its subject
 _PRONOUNS = {"he": "I", "she": "I", "him": "me", "his": "my", "her": "my", "himself": "myself", "herself": "myself"}
-_OWN_FORMS = {"he": ("he", "him", "his", "himself"), "she": ("she", "her", "herself")}  # a character's own pronouns
+# a character's own pronouns: subject, object, owning, reflexive
+_OWN = {"he": ("he", "him", "his", "himself"), "she": ("she", "her", "her", "herself")}
 
 
 def _verb_for_i(word: str) -> str:
@@ -70,7 +71,7 @@ def _rewritten(text: str, name: str, pronouns: bool | str, series: bool) -> str:
     out = re.sub(rf"\b{re.escape(name)}'s\s+([A-Z][a-z]+)\b", lambda m: "my " + m.group(1).lower(), text)
     out = re.sub(rf"\b{re.escape(name)}'s\b", "my", out)
     if pronouns:
-        forms = tuple(_PRONOUNS) if pronouns is True else _OWN_FORMS[pronouns]
+        forms = tuple(_PRONOUNS) if pronouns is True else tuple(dict.fromkeys(_OWN[pronouns]))
         if "her" in forms:  # "her" before a pause or a preposition is the object ("have her.", "told her about")
             out = re.sub(r"\b(her)\b(?=[.,;:!?]|$|\s+(?:to|at|in|on|for|with|about|from|and|but|that|up|out)\b)",
                          lambda m: _keep_case(m.group(1), "me"), out, flags=re.I)
@@ -137,7 +138,7 @@ def memory_in_first_person(text: str, name: str, pronoun: str | None = None) -> 
     alone = bool(words) and words[0] == name and not any(w[:1].isupper() for w in words[1:])
     if words and words[0] == name and not alone:
         other = next(k for k, w in enumerate(words[1:], 1) if w[:1].isupper())
-        owning = {"he": "his", "she": "her"}.get(pronoun or "", "his|her")
+        owning = _OWN[pronoun][2] if pronoun else "his|her"
         head = re.sub(rf"\b({owning})\s+(?!{_NOT_OWNED}\b)(?=[a-z])", f"{name}'s ", " ".join(words[:other]))
         text = " ".join([head] + words[other:])
         if pronoun:
@@ -153,7 +154,7 @@ _AFTER_TOLD = (rf"(?:{_NOT_OWNED}|he|she|they|it|we|that|if|whether|not|how|what
 
 def _owner_in_the_rest(text: str, name: str, pronoun: str) -> str:
     """The owner's reflexive and the owner as the one told or asked, in a memory naming someone else."""
-    own_object, own_self = ("him", "himself") if pronoun == "he" else ("her", "herself")
+    _, own_object, _, own_self = _OWN[pronoun]
     text = re.sub(rf"\b{own_self}\b", "myself", text)
     # told by another ("who told him", "Ada told him"): the owner as the subject told someone else
     teller = rf"(who|(?!{re.escape(name)}\b)[A-Z][a-z]+)"
@@ -165,8 +166,8 @@ def pronoun_in(text: str) -> str | None:
     """The pronoun a persona's own text uses for its character: "she" or "he" where one set is at least
     twice as common as the other, else None (the rewrite then takes every he/she as the owner's)."""
     words = re.findall(r"[a-z]+", text.lower())
-    she = sum(w in _OWN_FORMS["she"] for w in words)
-    he = sum(w in _OWN_FORMS["he"] for w in words)
+    she = sum(w in _OWN["she"] for w in words)
+    he = sum(w in _OWN["he"] for w in words)
     return "she" if she >= max(1, 2 * he) else "he" if he >= max(1, 2 * she) else None
 
 
