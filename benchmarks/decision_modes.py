@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from garp.engine.backends import LlamaCppBackend  # noqa: E402
 from garp.engine.models import resolve_model  # noqa: E402
+from garp.engine.embedder import Embedder  # noqa: E402
 from garp.engine.lmfunction import blend_scores  # noqa: E402
 from garp.mind.action import UTILITY_MARGIN  # noqa: E402
 from garp.engine.scheduler import (DEFAULT_BLEND, DEFAULT_CALIBRATE, DEFAULT_CHOICE_MODE,  # noqa: E402
@@ -51,10 +52,12 @@ HELDOUT = ROOT / "benchmarks" / "data" / "decision_heldout.json"
 PLAN_BONUS = 1.0        # utility for an option matching the current plan item
 COMMITMENT_BONUS = 1.5  # utility for an option keeping a commitment
 SEED = 7
-# The variant the game uses by default: the scheduler's mode and calibration, with utilities blended.
+# The variant the game uses by default: the scheduler's mode and calibration, with utilities and the
+# options' relevance blended (the game passes Eq. 3's goal similarity; here the situation's).
 DEFAULT_KEY = ("generate" if DEFAULT_CHOICE_MODE == "generate"
-               else "score_pmi_blend" if DEFAULT_CALIBRATE else "score_blend")
-NAMES = ["generate", "score", "score_pmi", "score_blend", "score_pmi_blend", "utility_only", "margin"]
+               else "score_pmi_rel_blend" if DEFAULT_CALIBRATE else "score_rel_blend")
+NAMES = ["generate", "score", "score_pmi", "score_blend", "score_pmi_blend", "score_rel_blend", "score_pmi_rel_blend",
+         "relevance_only", "utility_only", "margin"]
 
 
 def utilities(sit: dict, options: list[dict]) -> list[float]:
@@ -80,14 +83,23 @@ def decisive(utils: list[float]) -> bool:
     return len(top) == 1 or top[0] - top[1] >= UTILITY_MARGIN
 
 
-def score_variants(raw: str, utils: list[float]) -> dict[str, int]:
+def relevance(embedder: Embedder, sit: dict, texts: list[str]) -> list[float]:
+    """Each option's cosine with the situation's text (the game's Eq. 3 goal similarity)."""
+    state, *options = embedder.embed([sit["state"], *texts])
+    return [float(state @ o) for o in options]
+
+
+def score_variants(raw: str, utils: list[float], rel: list[float]) -> dict[str, int]:
     """All score-mode variants from one scoring call's recorded log-likelihoods."""
     d = json.loads(raw)
     ll, prior = d["loglik"], d["prior"]
     pmi = [a - b for a, b in zip(ll, prior)]
     return {"score": _argmax(ll), "score_pmi": _argmax(pmi),
             "score_blend": _argmax(blend_scores(ll, utils, DEFAULT_BLEND)),
-            "score_pmi_blend": _argmax(blend_scores(pmi, utils, DEFAULT_BLEND))}
+            "score_pmi_blend": _argmax(blend_scores(pmi, utils, DEFAULT_BLEND)),
+            "score_rel_blend": _argmax(blend_scores(ll, utils, DEFAULT_BLEND, rel)),
+            "score_pmi_rel_blend": _argmax(blend_scores(pmi, utils, DEFAULT_BLEND, rel)),
+            "relevance_only": _argmax(rel)}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -113,7 +125,7 @@ def load(path: Path) -> tuple[list[dict], str]:
     return doc["situations"], split
 
 
-def run_one(sched: InferenceScheduler, sit: dict, rng: random.Random,
+def run_one(sched: InferenceScheduler, embedder: Embedder, sit: dict, rng: random.Random,
             ms: dict[str, float]) -> tuple[dict, set, list, bool]:
     """One situation, options shuffled: every variant's pick, the acceptable indices, the texts, model asked."""
     order = list(range(len(sit["options"])))
@@ -122,20 +134,21 @@ def run_one(sched: InferenceScheduler, sit: dict, rng: random.Random,
     texts = [o["text"] for o in opts]
     ok = {order.index(i) for i in sit["acceptable"]}
     utils = utilities(sit, opts)
+    rel = relevance(embedder, sit, texts)
     t0 = time.perf_counter()
     gen, _ = sched.choose_sync(messages(sit), texts, agent=sit["agent"], utilities=utils, mode="generate")
     t1 = time.perf_counter()
     _, rec = sched.choose_sync(messages(sit), texts, agent=sit["agent"], utilities=utils, mode="score",
-                               calibrate=True, blend=DEFAULT_BLEND)
+                               calibrate=True, blend=DEFAULT_BLEND, relevance=rel)
     t2 = time.perf_counter()
     ms["generate"] += (t1 - t0) * 1000
     ms["score"] += (t2 - t1) * 1000
-    picks = {"generate": gen, "utility_only": _argmax(utils), **score_variants(rec.raw, utils)}
+    picks = {"generate": gen, "utility_only": _argmax(utils), **score_variants(rec.raw, utils, rel)}
     picks["margin"] = picks["utility_only"] if decisive(utils) else picks[DEFAULT_KEY]
     return picks, ok, texts, not decisive(utils)
 
 
-def run_all(sched: InferenceScheduler, sits: list[dict], show: bool = True) -> tuple[dict, dict, dict, int]:
+def run_all(sched: InferenceScheduler, embedder: Embedder, sits: list[dict], show: bool = True) -> tuple[dict, dict, dict, int]:
     """Every situation; `show` prints each one's picks (not for the held-out part: reading its misses is tuning)."""
     rng = random.Random(SEED)
     correct = dict.fromkeys(NAMES, 0)
@@ -143,7 +156,7 @@ def run_all(sched: InferenceScheduler, sits: list[dict], show: bool = True) -> t
     per_cat: dict[str, dict[str, int]] = {}
     asked = 0
     for sit in sits:
-        picks, ok, texts, model_asked = run_one(sched, sit, rng, ms)
+        picks, ok, texts, model_asked = run_one(sched, embedder, sit, rng, ms)
         asked += model_asked
         cat = per_cat.setdefault(sit["category"], dict.fromkeys(NAMES, 0) | {"n": 0})
         cat["n"] += 1
@@ -160,7 +173,8 @@ def summary(correct: dict, ms: dict, asked: int, n: int, model: str, data: Path,
     acc = {k: round(v / n, 3) for k, v in correct.items()}
     out = {"generate_acc": acc["generate"], "score_acc": acc["score"], "score_pmi_acc": acc["score_pmi"],
            "score_blend_acc": acc["score_blend"], "score_pmi_blend_acc": acc["score_pmi_blend"],
-           "utility_only_acc": acc["utility_only"], "margin_acc": acc["margin"],
+           "score_rel_blend_acc": acc["score_rel_blend"], "score_pmi_rel_blend_acc": acc["score_pmi_rel_blend"],
+           "relevance_only_acc": acc["relevance_only"], "utility_only_acc": acc["utility_only"], "margin_acc": acc["margin"],
            "utility_margin": UTILITY_MARGIN, "margin_model_share": round(asked / n, 3),
            "default_mode": DEFAULT_CHOICE_MODE, "default_variant": DEFAULT_KEY,
            "utility_blend": DEFAULT_BLEND, "default_acc": acc[DEFAULT_KEY],
@@ -170,6 +184,7 @@ def summary(correct: dict, ms: dict, asked: int, n: int, model: str, data: Path,
            "situations": n, "model": model, "data": _rel(data), "split": split}
     if split == "heldout":
         out["heldout"] = {"default_acc": acc[DEFAULT_KEY], "utility_only_acc": acc["utility_only"],
+                          "relevance_only_acc": acc["relevance_only"], "without_relevance_acc": acc["score_pmi_blend"],
                           "margin_acc": acc["margin"], "utility_only_wrong": n - correct["utility_only"],
                           "note": "held-out situations, never used to tune the blend, calibration or margin"}
     return out
@@ -181,7 +196,7 @@ def main() -> None:
     backend = LlamaCppBackend(resolve_model(args.model), n_threads=2, seed=0)
     sched = InferenceScheduler(backend).start()
     try:
-        correct, per_cat, ms, asked = run_all(sched, sits, show=split != "heldout")
+        correct, per_cat, ms, asked = run_all(sched, Embedder(), sits, show=split != "heldout")
     finally:
         sched.stop()
         backend.close()

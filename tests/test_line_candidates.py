@@ -7,6 +7,8 @@ import asyncio
 from collections import Counter
 
 from garp.engine.lmfunction import checked_candidates
+from garp.mind.day_record import Done, day_so_far
+from garp.mind.day_talk import DayTalk, day_talk
 from garp.mind.dialogue import ConversationLine, ConversationSummary, LineInputs, SpeakerContext, SummaryInputs, \
     run_conversation
 from garp.mind.line_candidates import CANNED_TURNS, FAREWELL, FOLLOW_UPS, line_options, spoken, stable_pick
@@ -283,3 +285,53 @@ def test_what_reflection_concluded_about_someone_is_said_only_to_them():
     assert not any("Erica" in t or "Hobbs Cafe" in t for t in said)
     owed = texts(inputs(speaker="Ludwig", listener="Mika", urgent_thoughts=["I need to make things right with Erica."]))
     assert "I need to make things right with Erica." in owed  # a worry about someone may be shared
+
+
+def _erica_day(t: float, here: str = "Hobbs Cafe"):
+    """Erica's day read from a real log's events: up, breakfast at home, then cooking at the cafe."""
+    events = [{"kind": "arrive", "agent": "Erica", "t": 5 * 3600.0, "place": "Erica's House"},
+              {"kind": "action_start", "agent": "Erica", "t": 6 * 3600.0, "verb": "eat", "object": "x/table",
+               "name": "dining table", "place": "Erica's House"},
+              {"kind": "action_end", "agent": "Erica", "t": 6.5 * 3600.0, "verb": "eat"},
+              {"kind": "arrive", "agent": "Erica", "t": 6.6 * 3600.0, "place": "Hobbs Cafe"},
+              {"kind": "action_start", "agent": "Erica", "t": 7 * 3600.0, "verb": "cook", "object": "cafe/stove",
+               "name": "stove", "place": "Hobbs Cafe"}]
+    plan = [("cafe shift", 7 * 3600.0), ("guitar practice", 14 * 3600.0)]
+    reading = (Done(9 * 3600.0, None, "read", "bookshelf", "Hobbs Cafe"),)
+    return day_talk(day_so_far(events, "Erica", t), plan, "Erica", "Erica's House", t, "Jonah", reading, here)
+
+
+def test_a_character_tells_its_day_when_asked_and_after_how_are_you():
+    """A played town's chats were greetings and stock replies: "How's your week been?" / "Not bad at all,
+    thank you." Now the answer tells what the speaker is doing, did and does next, from its day."""
+    day = _erica_day(10 * 3600.0)
+    assert day.now == "I've been cooking breakfast at the stove since 07:00."  # the talk is at the cafe: no "at Hobbs Cafe"
+    assert day.earlier == "Earlier today I had breakfast at the dining table at home and went to Hobbs Cafe."
+    assert day.next_up == "Next on my list: guitar practice at 14:00."
+    elsewhere = _erica_day(10 * 3600.0, here="Town Square")
+    assert elsewhere.now == "I've been cooking breakfast at the stove at Hobbs Cafe since 07:00."
+    base = dict(speaker="Erica", listener="Jonah", day=day)
+    asked = checked_candidates(ConversationLine(), inputs(**base, history=["Jonah: What have you been up to today?"]))
+    best = max(asked, key=lambda c: c.utility)
+    assert best.text in day.sentences() and best.source == "day"
+    how = texts(inputs(**base, history=["Jonah: Hi Erica, how's your day going?"]))
+    assert any(t.endswith(day.now) or t.endswith(day.earlier) or t.endswith(day.next_up) for t in how)
+    silent = inputs(speaker="Erica", listener="Jonah", history=["Jonah: Hi Erica, how's your day going?"], day=DayTalk())
+    assert not any(s in t for t in texts(silent) for s in day.sentences())  # no day known: stock replies only
+
+
+def test_a_day_is_told_unasked_once_after_small_talk_and_never_over_news():
+    day = _erica_day(10 * 3600.0)
+    greeted = inputs(speaker="Erica", listener="Jonah", day=day,
+                     history=["Erica: Hi Jonah, good to see you.", "Jonah: Pretty good, thanks."])
+    lines = texts(greeted)
+    assert day.now in lines and "Still reading by the bookshelf?" in lines
+    told = inputs(speaker="Erica", listener="Jonah", day=day,
+                  history=["Erica: Hi Jonah.", "Jonah: Hello, Erica.", f"Erica: {day.now}", "Jonah: Fair enough."])
+    assert not any(s in texts(told) for s in day.sentences())
+    more = inputs(speaker="Erica", listener="Jonah", day=day,
+                  history=["Erica: Maya never came to my opening.", "Jonah: Interesting. How so?"])
+    assert not any(s in texts(more) for s in day.sentences())  # asked for more of what was said, not a new topic
+    hurt = inputs(speaker="Erica", listener="Jonah", day=day,
+                  history=["Erica: Hi Jonah.", "Jonah: I feel let down by you."])
+    assert not any(s in texts(hurt) for s in day.sentences())

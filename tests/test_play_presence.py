@@ -255,6 +255,10 @@ def test_hud_line_drops_the_saturation_notice_beside_an_empty_queue():
     ('model likelihood blended with utility 0.41: {"loglik": [-5.0, -5.8, -4.5], "combined": [0.3578, 0.30, 0.2]}',
      "The model judged how likely each option is here, blended with each option's utility (this one: 0.41): "
      'it scored 0.36, ahead of "nap (sofa)" at 0.30.'),
+    ('model likelihood blended with utility 0.41: {"loglik": [-5.0, -4.5], "relevance": [0.5, 0.2], '
+     '"combined": [0.6, 0.4]}',
+     "The model judged how likely each option is here, blended with each option's utility (this one: 0.41) and its "
+     'nearness to the goal: it scored 0.60, ahead of "nap (sofa)" at 0.40.'),
     ("utility fallback: admission: 40.1 s of work ahead, due in 20.0 s; best utility 0.41",
      "Code took the option with the best utility (0.41): the model had too much work queued "
      "(40.1 s of work ahead, due in 20.0 s)."),

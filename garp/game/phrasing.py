@@ -107,9 +107,12 @@ def _blended(util: float, raw: str, options: list[str], chosen: int | None) -> s
     """'the model ... scored 0.36, ahead of reading a book at 0.30' from {"loglik": [...], "combined": [...]}."""
     said = f"The model judged how likely each option is here, blended with each option's utility (this one: {util:.2f})"
     try:
-        combined = [float(c) for c in json.loads(raw).get("combined", [])]
+        scores = json.loads(raw)
+        combined = [float(c) for c in scores.get("combined", [])]
     except (ValueError, TypeError, AttributeError):
-        combined = []
+        scores, combined = {}, []
+    if isinstance(scores, dict) and scores.get("relevance"):
+        said += " and its nearness to the goal"
     if chosen is None or not 0 <= chosen < len(combined):
         return f"{said}."
     others = [i for i in range(len(combined)) if i != chosen]

@@ -3,7 +3,8 @@
 The model picks from the 3-8 candidates the affordance filter left, with the plan item,
 personality (with its temperament sentence), emotion and urgent needs in the prompt.
 Score mode ranks the option texts by log-likelihood blended with a utility (need relief
-weighted by need urgency, plus the Eq. 3 score); generate mode asks `ActionChoice` for
+weighted by need urgency, plus the Eq. 3 score) and with each option's similarity to the goal
+(Eq. 3's sim: the embedder tells the words of a situation apart better than the small model); generate mode asks `ActionChoice` for
 an option number that code validates against the set. Any failure → the best utility.
 Every decision is kept as a `Decision` record for the inspector.
 """
@@ -143,8 +144,9 @@ async def choose_action(scheduler, *, agent: str, plan_item: str, personality_te
             out, rec = await scheduler.call(ActionChoice(), inputs, agent=agent, deadline=deadline, game_time=t)
             index = out.choice - 1
         else:
-            index, rec = await scheduler.choose(score_messages(inputs), inputs.options, agent=agent,
-                                                utilities=utils, mode="score", deadline=deadline, game_time=t)
+            index, rec = await scheduler.choose(score_messages(inputs), inputs.options, agent=agent, utilities=utils,
+                                                relevance=[c.sim for c in candidates], mode="score",
+                                                deadline=deadline, game_time=t)
     except Exception as e:  # noqa: BLE001 — a failed decision must not freeze the agent
         return Decision(**base, chosen=candidates[best], chosen_index=best, mode="fallback",
                         why=f"utility fallback: {type(e).__name__}: {e}; best utility {utils[best]:.2f}")

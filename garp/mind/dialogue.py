@@ -21,6 +21,7 @@ from garp.engine.lmfunction import Candidate, LMFunction, chat
 from garp.mind.commitments import (
     Commitment, CommitmentExtraction, ExtractionInputs, commitments_from_extraction, parse_time_of_day,
 )
+from garp.mind.day_talk import DayTalk
 from garp.mind.line_candidates import FAREWELL, fallback_lines, line_options, repeats
 from garp.mind.news import ACTS, NewsItem
 from garp.mind.phrasebook import Phrasebook
@@ -87,6 +88,7 @@ class LineInputs(BaseModel):
     spent: list[str] = Field(default_factory=list)  # lines (plain) the town has said enough today (phrasebook)
     offer: NewsItem | None = None  # the event the listener's last line invited the speaker to
     t: float = 0.0  # game time of the line ("tomorrow at 18:00")
+    day: DayTalk = Field(default_factory=DayTalk)  # what the speaker can tell of its day (garp.mind.day_talk)
 
 
 class LineOut(BaseModel):
@@ -265,6 +267,7 @@ class SpeakerContext(BaseModel):
     news: list[NewsItem] = Field(default_factory=list)  # events this participant may tell the other about
     said_before: list[str] = Field(default_factory=list)  # what it said to the other in earlier talks
     said_lately: list[str] = Field(default_factory=list)  # what it said to anyone lately
+    day: DayTalk = Field(default_factory=DayTalk)  # its day so far and next, and what the other is seen doing
 
 
 class SpokenLine(BaseModel):
@@ -330,7 +333,7 @@ async def run_conversation(a_ctx: SpeakerContext, b_ctx: SpeakerContext, schedul
                             history=tr.as_text(), exemplars=sp.exemplars, urgent_thoughts=sp.urgent_thoughts,
                             reserved=sp.reserved, place=tr.place, purpose=sp.purpose, last_turn=k >= total - 2,
                             familiarity=sp.familiarity, news=news[sp.name], offer=offer[sp.name], t=t_line,
-                            said_before=sp.said_before, said_lately=sp.said_lately,
+                            said_before=sp.said_before, said_lately=sp.said_lately, day=sp.day,
                             spent=sorted(phrasebook.spent(t_line)) if phrasebook else [])
         out, rec = await scheduler.call(ConversationLine(), inputs, agent=sp.name,
                                         deadline=call_deadline(scheduler, deadline_s), game_time=t_line)

@@ -23,7 +23,7 @@ from garp.mind.commitments import hhmm
 from garp.mind.day_record import GO, MEALS, Done, covers, doing_now, meals_had, progressive, said, told, woke_at
 from garp.mind.first_person import first_person, memory_in_first_person, pronoun_in
 from garp.mind.line_candidates import CANNED_TURNS
-from garp.mind.planning import plan_memory_prefix, read_plan_memory
+from garp.mind.planning import lower_first, plan_memory_prefix, plan_today
 from garp.mind.relationships import feeling_toward
 from garp.units import DAY_S
 from garp.textclean import clean_line, listed, sentences
@@ -65,7 +65,6 @@ STATE_LABELS = {"state:feeling": "Feeling now", "state:plan": "Plan for today", 
 FRIEND_FAMILIARITY = 0.45  # a relationship this familiar and warm is a friend the character names
 FRIEND_SENTIMENT = 0.15
 FRIENDS_NAMED = 4
-PLAN_LOOKBACK = 40     # recent thoughts searched for today's remembered day plan
 PLAN_ITEMS = 4         # plan blocks an answer about the day ahead names
 MAX_ANSWER_CHARS = 280  # output field cap (keeps the grammar small and the answer short)
 MAX_QUESTION_CHARS = 300
@@ -312,7 +311,7 @@ def persona_facts(persona: Any, household: tuple[str, ...] = ()) -> list[tuple[s
     facts.append(("home", f"I live at {persona.home}" + (f" with {listed(household)}." if household else ".")))
     facts.append(("age", f"I am {persona.age} years old."))
     if persona.routine:
-        facts.append(("routine", "My usual day: " + _lower_first(first_person(persona.routine, persona.name,
+        facts.append(("routine", "My usual day: " + lower_first(first_person(persona.routine, persona.name,
                                                                                    pronouns=True))))
     for fld in ("background", "lifestyle"):
         for sentence in sentences(getattr(persona, fld) or ""):
@@ -469,18 +468,6 @@ def relation_said(r: Any) -> str:
     return f"{who} I {feeling_toward(r.sentiment, first_person=True)} {r.name}."
 
 
-def plan_today(mind: Any, t: float) -> list[tuple[str, float]]:
-    """(what, seconds after midnight) of each block of today's day plan as the character remembers it,
-    in the first person; none before it has one."""
-    prefix = plan_memory_prefix(mind.persona.name)
-    plan = next((r for r in mind.memory.recent(PLAN_LOOKBACK, ["thought"]) if r.description.startswith(prefix)
-                 and r.created // DAY_S == t // DAY_S), None)
-    if plan is None:
-        return []
-    return [(_lower_first(first_person(what, mind.persona.name, pronouns=True)), start)
-            for what, start in read_plan_memory(plan.description)]
-
-
 def plan_source(mind: Any, question: str, t: float, items: list[tuple[str, float]]) -> list[UsedMemory]:
     """What the character plans for the rest of today (or the part of it asked about), read from
     the day plan it remembers (`plan_today`), when the question asks what it will do or is doing."""
@@ -509,10 +496,6 @@ def _ahead_window(question: str, now_s: float) -> tuple[float, float, str]:
 
 def _article(noun: str) -> str:
     return noun if noun.lower().startswith(("a ", "an ", "the ")) else ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
-
-
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:] if text[:2] != "I " else text
 
 
 @dataclass(frozen=True)

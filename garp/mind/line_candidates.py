@@ -18,6 +18,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from garp.mind.day_talk import DayTalk
 from garp.mind.first_person import first_person, memory_in_first_person, to_listener
 from garp.mind.insight_candidates import private_to
 from garp.textclean import plain as _plain
@@ -36,6 +37,9 @@ U_CANNED = 0.35
 U_FAREWELL_LAST = 0.9     # the last turn closes the conversation
 U_OVERLAP = 0.3           # bonus per share of the last line's content words a memory line shares
 U_UNRELATED = 0.45        # a memory sharing no word with the line it answers: a change of subject
+U_DAY = 0.5               # telling what one is doing, did earlier or does next, unasked
+U_DAY_ASKED = 0.8         # the same when asked ("What have you been up to?"): it answers, better than a stock reply
+U_DAY_HOW = 0.75          # "Pretty good, thanks." with one's day after it, to "How are you?"
 
 # Memories that are the world's bookkeeping or the mind's own records, not something a person tells
 # a friend: object states, who was seen where, earlier conversations, the day's plan, interviews.
@@ -177,7 +181,12 @@ FOLLOW_UPS = ("Oh, really? Tell me more.", "That's good to hear.", "I didn't kno
               "Huh, I'd never have guessed.", "That's quite something.", "Oh? How did that happen?",
               "I can see why.", "Sounds like quite a day.", "I'll keep that in mind.")
 CATCH_UPS = ("How have things been with you?", "How's it all going?", "How's your week been?",
-             "How are things with you these days?")  # after being greeted back: asked after, answered in kind
+             "How are things with you these days?", "What have you been up to today?",
+             "Busy day today?")  # after being greeted back: asked after, answered in kind or with one's day
+# a question asking what the other is doing or did ("Still reading by the bookshelf?"): one's day answers it
+_DAY_ASKED = re.compile(r"\b(up to|been doing|are you doing|busy (day|today|morning|afternoon)|are you busy|plans?|"
+                        r"doing today|rest of (your|the) day|still \w+ing|what's next)\b[^?]*\?", re.I)
+_PLAIN_ANSWERS = tuple(t for t in HOW_ARE_YOU_ANSWERS if not t.endswith("?"))  # told, then one's day after it
 CANNED_TURNS = frozenset(HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + SYMPATHY + FOLLOW_UPS + CATCH_UPS)
 SMALL_TALK = HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + FOLLOW_UPS + CATCH_UPS  # sympathy says something: it cares
 _SMALL_TALK_PLAIN = frozenset(_plain(t) for t in SMALL_TALK)
@@ -226,6 +235,7 @@ def answers(i: Any, last: str) -> list[LineOption]:
         asked_back = _ASKED_BACK.search(last)  # "How about you?": answer it, do not ask it back again
         pool = fresh([t for t in HOW_ARE_YOU_ANSWERS if not (asked_back and t.endswith("?"))], i)
         out += [LineOption(t, U_ANSWER, "answer:how-are-you") for t in stable_pick(pool, key, 2)]
+    out += day_answers(i, last, key)
     if apologises(last, i.speaker):
         pool = ["Thank you for saying that. It means a lot.", "It's all right. I appreciate the apology.",
                 "I was hurt, but thank you for apologising.", "Let's put it behind us."]
@@ -244,6 +254,41 @@ def answers(i: Any, last: str) -> list[LineOption]:
     return out
 
 
+def day_answers(i: Any, last: str, key: str) -> list[LineOption]:
+    """One's day told when asked what one is up to, or after a stock reply to "How are you?"."""
+    day = _day(i).sentences()
+    if not day:
+        return []
+    if _DAY_ASKED.search(last):
+        return [LineOption(s, U_DAY_ASKED, "day") for s in day]
+    if _HOW_ARE_YOU.search(last):
+        told = stable_pick(day, key, 1)[0]
+        return [LineOption(f"{t} {told}", U_DAY_HOW, "answer:how-are-you+day")
+                for t in stable_pick(fresh(_PLAIN_ANSWERS, i), key, 1)]
+    return []
+
+
+def day_topics(i: Any, last: str) -> list[LineOption]:
+    """One's day told unasked, or asking the other about what it is seen doing ("Still reading by the
+    bookshelf?"): once greetings are done, after a line that said nothing (news, a worry or a hurt is
+    answered, not talked over), and once a talk."""
+    day = _day(i)
+    asks_more = last in FOLLOW_UPS and ("?" in last or "Tell me" in last)  # "How so?": more of what one said
+    stock = (_greeted(i, last) or _plain(last) in _SMALL_TALK_PLAIN) and not asks_more
+    mine = [_plain(h.split(":", 1)[-1]) for h in i.history if h.split(":", 1)[0] == i.speaker]
+    told_already = any(_plain(s) in m for s in day.sentences() for m in mine)
+    if len(i.history) < 2 or not stock or told_already:
+        return []
+    out = [LineOption(s, U_DAY, "day") for s in day.sentences()]
+    if day.listener_doing:
+        out.append(LineOption(f"Still {day.listener_doing}?", U_CANNED, "ask:doing"))
+    return out
+
+
+def _day(i: Any) -> DayTalk:
+    return getattr(i, "day", None) or DayTalk()
+
+
 def own_topics(i: Any, last: str) -> list[LineOption]:
     """What the speaker has to say: its thoughts, the purpose of the meeting, memories the last line
     brought up (retrieved with it as the query), worth more the more words they share with it."""
@@ -258,7 +303,7 @@ def own_topics(i: Any, last: str) -> list[LineOption]:
             overlap = len(said & content_words(memory)) / len(said) if said else 0.0
             utility = U_UNRELATED if said and not overlap else U_MEMORY + U_OVERLAP * overlap
             out.append(LineOption(spoken(memory, i.speaker, i.listener), utility, "memory"))
-    return out
+    return out + day_topics(i, last)
 
 
 def line_options(i: Any) -> list[LineOption]:

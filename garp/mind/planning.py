@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from garp.engine.lmfunction import Candidate, LMFunction, chat
 from garp.mind.commitments import Commitment, CommitmentBook, hhmm, match_place, parse_hhmm, parse_time_of_day
+from garp.mind.first_person import first_person
 from garp.mind.plan_repair import is_sleep, plan_repair
 from garp.mind.routine import alternatives, persona_day
 from garp.mind.plan_tree import (
@@ -334,6 +335,25 @@ def plan_memory(name: str, weekday: str, nodes: list) -> str:
     awake = [n for n in nodes if not is_sleep(n.description)]
     items = ", ".join(f"{n.description} at {hhmm(n.start)}" for n in awake)
     return f"{plan_memory_prefix(name)}{weekday}: {items}"[:REMEMBERED_PLAN_CHARS]
+
+
+PLAN_LOOKBACK = 40  # recent thoughts searched for today's remembered day plan
+
+
+def plan_today(mind: Any, t: float) -> list[tuple[str, float]]:
+    """(what, seconds after midnight) of each block of today's day plan as the character remembers it,
+    in the first person ("practise my scales"); none before it has one."""
+    prefix = plan_memory_prefix(mind.persona.name)
+    plan = next((r for r in mind.memory.recent(PLAN_LOOKBACK, ["thought"]) if r.description.startswith(prefix)
+                 and r.created // DAY_S == t // DAY_S), None)
+    if plan is None:
+        return []
+    return [(lower_first(first_person(what, mind.persona.name, pronouns=True)), start)
+            for what, start in read_plan_memory(plan.description)]
+
+
+def lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[:2] != "I " else text
 
 
 def read_plan_memory(text: str) -> list[tuple[str, float]]:

@@ -12,8 +12,11 @@ from garp.mind.agent import AgentMind
 from garp.mind.conversation import ConversationManager, SocialState
 from garp.mind.dialogue import SpeakerContext, call_deadline, conversation_effects, run_conversation
 from garp.mind.commitments import word_overlap
+from garp.mind.day_record import day_so_far
+from garp.mind.day_talk import day_talk
 from garp.mind.news import friends_to_tell, heard, telling_visits
 from garp.mind.persona import housemates
+from garp.mind.planning import plan_today
 from garp.sim.cognition import REQUEST_DEADLINE_WALL_S
 from garp.sim.messages import BodySnapshot, ChatHeld, Command, ConverseJob, EmotionChanged, RelationshipsChanged
 
@@ -26,7 +29,8 @@ def social_state(mind: AgentMind, other: str, body: BodySnapshot, activity: str)
 
 
 def speaker(brain: JobContext, mind: AgentMind, other: str, place: str, topic: str,
-            purpose: str = "", t: float = 0.0) -> SpeakerContext:
+            purpose: str = "", t: float = 0.0, days: dict[str, tuple] | None = None) -> SpeakerContext:
+    """One participant's side of the talk; `days`: each one's day so far (the job's copy of the log)."""
     emotions = brain.switches["emotions"]
     soc = mind.personality.trait("sociability")
     # a thought about an event it knows is said as that event's invitation or news, not again in its own words
@@ -40,7 +44,9 @@ def speaker(brain: JobContext, mind: AgentMind, other: str, place: str, topic: s
                           memory=mind.memory, place=place, purpose=purpose,
                           familiarity=mind.relationships.get_or_meet(other).familiarity,
                           news=mind.events.news_for(other, t, place), said_before=mind.events.said_to(other),
-                          said_lately=mind.events.said_lately())
+                          said_lately=mind.events.said_lately(),
+                          day=day_talk((days or {}).get(mind.name, ()), plan_today(mind, t), mind.name,
+                                       mind.persona.home, t, other, (days or {}).get(other, ()), place))
 
 
 async def converse(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMind) -> list[Command]:
@@ -55,8 +61,9 @@ async def converse(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMi
         return []
     # without a deadline a request waits behind every request that has one, while both stay booked
     per_call_s = None if brain.sequential else REQUEST_DEADLINE_WALL_S
-    tr = await run_conversation(speaker(brain, a, b.name, job.place, topic, purpose, job.asked_t),
-                                speaker(brain, b, a.name, job.place, reply_topic, purpose, job.asked_t),
+    days = {m.name: day_so_far(job.doings, m.name, job.asked_t) for m in (a, b)}  # off the frame loop
+    tr = await run_conversation(speaker(brain, a, b.name, job.place, topic, purpose, job.asked_t, days),
+                                speaker(brain, b, a.name, job.place, reply_topic, purpose, job.asked_t, days),
                                 brain.scheduler, job.asked_t, deadline_s=per_call_s, phrasebook=brain.phrasebook)
     told = any(l.act for l in tr.lines)  # an event told in so many words needs no extraction from the lines
     eff = await conversation_effects(tr, brain.scheduler, known_places=brain.known_places,

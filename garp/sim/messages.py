@@ -117,6 +117,7 @@ class ConverseJob(Job):
     activities: dict[str, str]
     clock_label: str
     meeting: Meeting | None = None
+    doings: tuple[dict[str, Any], ...] = ()  # the log's day events (garp.mind.day_record), read on the cognition side
 
     def others(self) -> tuple[str, ...]:
         return (self.partner,)

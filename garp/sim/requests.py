@@ -143,14 +143,17 @@ class Requests:
                                                      if n != mind.name and b.place == body.place and b.room})),
                          visited=tuple(self.visited.get(mind.name, {}).get(int(due // DAY_S), [])))
 
-    def converse_job(self, initiator: str, partner: str, chat_id: str, meeting: Meeting | None) -> ConverseJob:
+    def converse_job(self, initiator: str, partner: str, chat_id: str, meeting: Meeting | None,
+                     doings: list[dict[str, Any]] = ()) -> ConverseJob:
+        """`doings`: a copy of the log's day events (`day_record.DAY_EVENTS`): what the two did today."""
         t = self.clock.t
         pair = (initiator, partner)
         return ConverseJob(agent=initiator, asked_t=t, due_t=t + self.answer_delay_s, partner=partner,
                            chat_id=chat_id, place=self.world.bodies[initiator].place,
                            bodies={n: self.body(n) for n in pair},
                            activities={n: self.minds[n].activity.description for n in pair},
-                           clock_label=self.clock.date_label(t), meeting=meeting)
+                           clock_label=self.clock.date_label(t), meeting=meeting,
+                           doings=tuple(doings))
 
     # --- perception ------------------------------------------------------------------------------
     def perceive(self, t: float) -> list[PerceiveJob]:

@@ -408,7 +408,8 @@ class Simulation:
                 if meeting is not None:
                     self.conversations.hold_meeting(meeting)
                 held = Meeting(what=meeting.what, host=meeting.host) if meeting else None
-                job_id = self.submit(self.requests.converse_job(first.name, second.name, chat_id, held))
+                job_id = self.submit(self.requests.converse_job(first.name, second.name, chat_id, held,
+                                                                doings=self.log.of_kind(*DAY_EVENTS)))
                 self.minds[second.name].pending["converse"] = job_id
 
     # --- jobs ----------------------------------------------------------------------------------------

@@ -1,0 +1,90 @@
+"""What a character can tell someone it meets about its day: what it is doing, what it did
+earlier and what is next on its plan, as short first-person sentences (issue 18: lines built
+in code from what the character knows, for the small model to rank).
+
+Built on the cognition thread from immutable values: the day record the main thread read
+from its log (`day_record.Done`) and the day plan the character remembers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from garp.mind.commitments import hhmm
+from garp.mind.day_record import GO, Done, progressive, told
+from garp.units import DAY_S
+
+# --- tunables ---------------------------------------------------------------------------
+EARLIER_ITEMS = 2       # things done earlier today one line tells
+SINCE_MIN_S = 20 * 60   # a use going on this long is told with its start ("since 09:00")
+NOT_TOLD = frozenset(("sleep",))  # the night's sleep is nobody's news (nor a nap begun before midnight)
+PRIVATE = frozenset(("shower", "bathe", "bath", "wash"))  # told as done, not as what one is doing while talking
+
+
+@dataclass(frozen=True)
+class DayTalk:
+    """The speaker's sentences about its day ("" where it has nothing to say) and what the
+    listener is seen doing, as the speaker would name it to them ("reading at the bookshelf")."""
+
+    now: str = ""
+    earlier: str = ""
+    next_up: str = ""
+    listener_doing: str = ""
+
+    def sentences(self) -> list[str]:
+        return [s for s in (self.now, self.earlier, self.next_up) if s]
+
+
+def _told(d: Done) -> bool:
+    return d.verb not in NOT_TOLD and d.start % DAY_S > 0
+
+
+def _current(done: tuple[Done, ...]) -> Done | None:
+    """The use under way, if it is one a person would mention."""
+    last = done[-1] if done else None
+    if last is None or last.end is not None or last.verb == GO or last.verb in PRIVATE or not _told(last):
+        return None
+    return last
+
+
+def doing_line(done: tuple[Done, ...], name: str, home: str, t: float, here: str = "") -> str:
+    """ "I've been cooking at the stove at Hobbs Cafe since 09:00." for a use under way (the place
+    unsaid when it is `here`, where the two are talking)."""
+    current = _current(done)
+    if current is None:
+        return ""
+    what = progressive(current, name, home, with_place=current.place != here)
+    if t - current.start >= SINCE_MIN_S:
+        return f"I've been {what} since {hhmm(current.start)}."
+    return f"I'm just {what}."
+
+
+def earlier_line(done: tuple[Done, ...], name: str, home: str) -> str:
+    """ "Earlier today I had breakfast at the dining table at home and went to Hobbs Cafe." """
+    finished = [d for d in done if d.end is not None and _told(d)]
+    if not finished:
+        return ""
+    return told(finished[-EARLIER_ITEMS:], name, home, "Earlier today")
+
+
+def next_line(plan: list[tuple[str, float]], t: float) -> str:
+    """ "Next on my list: guitar practice at 14:00." from the remembered plan (first person)."""
+    now_s = t % DAY_S
+    ahead = next(((what, start) for what, start in plan if start > now_s), None)
+    if ahead is None:
+        return ""
+    return f"Next on my list: {ahead[0]} at {hhmm(ahead[1])}."
+
+
+def seen_doing(done: tuple[Done, ...], name: str) -> str:
+    """What `name` is doing now, said to them: "reading at the bookshelf", "having a nap in your bed"."""
+    current = _current(done)
+    if current is None:
+        return ""
+    return progressive(current, name, "", with_place=False).replace("my ", "your ")
+
+
+def day_talk(done: tuple[Done, ...], plan: list[tuple[str, float]], name: str, home: str, t: float,
+             listener: str = "", listener_done: tuple[Done, ...] = (), here: str = "") -> DayTalk:
+    return DayTalk(now=doing_line(done, name, home, t, here), earlier=earlier_line(done, name, home),
+                   next_up=next_line(plan, t), listener_doing=seen_doing(listener_done, listener))
