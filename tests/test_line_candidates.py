@@ -11,7 +11,8 @@ from garp.mind.day_record import Done, day_so_far
 from garp.mind.day_talk import DayTalk, day_talk
 from garp.mind.dialogue import ConversationLine, ConversationSummary, LineInputs, SpeakerContext, SummaryInputs, \
     run_conversation
-from garp.mind.line_candidates import CANNED_TURNS, FAREWELL, FOLLOW_UPS, line_options, spoken, stable_pick
+from garp.mind.line_candidates import CANNED_TURNS, FAREWELL, FOLLOW_UPS, NAMELESS_FAREWELLS, farewell_pool, \
+    line_options, spoken, stable_pick
 from garp.mind.phrasebook import STOCK_PER_DAY, Phrasebook
 from garp.scenario.line_check import check_lines
 from garp.textclean import plain
@@ -218,6 +219,18 @@ def test_a_busy_day_of_chats_says_no_stock_line_more_than_five_times():
     stock = {line: n for line, n in said.items() if line in {plain(t) for t in CANNED_TURNS}}
     assert stock and max(stock.values()) <= STOCK_PER_DAY
     assert sum(lengths[-10:]) < sum(lengths[:10])  # shorter chats once the stock is spent
+
+
+def test_goodbyes_to_a_busy_host_do_not_say_the_same_words_all_day():
+    """A recorded party_news had "Thanks for the chat, Arjun. Bye for now." nine times in a day: everyone
+    who came to tell Arjun the news said goodbye to him, and every named goodbye had been said five times."""
+    named = [plain(f) for f in farewell_pool("Jonah")]
+    last = inputs(history=["Tomas: Hi Jonah.", "Jonah: Hello, Tomas."], last_turn=True, spent=named)
+    bye = [c for c in checked_candidates(ConversationLine(), last) if c.source == "farewell"]
+    assert bye and all(c.text in NAMELESS_FAREWELLS for c in bye)
+    left = inputs(history=["Tomas: Hi Jonah.", "Jonah: I must get going. Bye!"],
+                  spent=named + [plain(f) for f in NAMELESS_FAREWELLS])
+    assert [c.source for c in checked_candidates(ConversationLine(), left)] == ["farewell"] * 2  # still a goodbye
 
 
 def test_an_apology_is_answered_only_when_it_is_made_to_the_speaker():

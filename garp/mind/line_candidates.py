@@ -198,18 +198,25 @@ def farewell_pool(l: str) -> list[str]:
             f"I'd better be off. Take care, {l}.", f"Thanks for the chat, {l}. Bye for now."]
 
 
+# goodbyes without a name: said once the town has said every named one to this listener enough today
+# (a busy host's friends leave them many times a day)
+NAMELESS_FAREWELLS = ("Bye for now!", "See you around.", "Right, I'm off. Take care.", "I'll see you later, then.",
+                      "I must get going. Bye!", "Okay, take care now.")
+
+
 def farewells(i: Any, n: int = 1) -> list[str]:
     """Goodbyes that do not echo a line of the talk ("Good to catch up, Dara. See you soon." after "Hi
     Dara, good to see you."): the line check would refuse them and leave code's fallback."""
     heard = [_plain(h.split(":", 1)[-1]) for h in i.history]
     pool = [f for f in farewell_pool(i.listener) if not any(repeats(_plain(f), h) for h in heard)]
-    return stable_pick(fresh(pool, i) or pool, turn_key("bye", i), n)  # one may always take one's leave
+    pool = fresh(pool, i) or fresh(NAMELESS_FAREWELLS, i) or pool  # one may always take one's leave
+    return stable_pick(pool, turn_key("bye", i), n)
 
 
 def is_small_talk(text: str, speaker: str, listener: str) -> bool:
     """A greeting, a goodbye, a stock reply or a code fallback line: it tells the listener nothing."""
     said = _plain(text)
-    pools = [*greeting_pools(speaker, listener), farewell_pool(listener), SMALL_TALK,
+    pools = [*greeting_pools(speaker, listener), farewell_pool(listener), NAMELESS_FAREWELLS, SMALL_TALK,
              fallback_lines(listener, opening=True), fallback_lines(listener, opening=False)]
     return any(_plain(line) == said for pool in pools for line in pool)
 
