@@ -309,7 +309,7 @@ def _erica_day(t: float, here: str = "Hobbs Cafe"):
               {"kind": "arrive", "agent": "Erica", "t": 6.6 * 3600.0, "place": "Hobbs Cafe"},
               {"kind": "action_start", "agent": "Erica", "t": 7 * 3600.0, "verb": "cook", "object": "cafe/stove",
                "name": "stove", "place": "Hobbs Cafe"}]
-    plan = [("cafe shift", 7 * 3600.0), ("guitar practice", 14 * 3600.0)]
+    plan = [("wake up and have breakfast", 6 * 3600.0), ("cafe shift", 7 * 3600.0), ("guitar practice", 14 * 3600.0)]
     reading = (Done(9 * 3600.0, None, "read", "bookshelf", "Hobbs Cafe"),)
     return day_talk(day_so_far(events, "Erica", t), plan, "Erica", "Erica's House", t, "Jonah", reading, here)
 
@@ -321,6 +321,7 @@ def test_a_character_tells_its_day_when_asked_and_after_how_are_you():
     assert day.now == "I've been cooking breakfast at the stove since 07:00."  # the talk is at the cafe: no "at Hobbs Cafe"
     assert day.earlier == "Earlier today I had breakfast at the dining table at home and went to Hobbs Cafe."
     assert day.next_up == "Next on my list: guitar practice at 14:00."
+    assert _erica_day(5 * 3600.0).next_up == "Next on my list: have breakfast at 06:00."  # awake: not "wake up"
     elsewhere = _erica_day(10 * 3600.0, here="Town Square")
     assert elsewhere.now == "I've been cooking breakfast at the stove at Hobbs Cafe since 07:00."
     base = dict(speaker="Erica", listener="Jonah", day=day)
@@ -345,6 +346,9 @@ def test_a_day_is_told_unasked_once_after_small_talk_and_never_over_news():
     more = inputs(speaker="Erica", listener="Jonah", day=day,
                   history=["Erica: Maya never came to my opening.", "Jonah: Interesting. How so?"])
     assert not any(s in texts(more) for s in day.sentences())  # asked for more of what was said, not a new topic
+    napping = day_talk((Done(13 * 3600.0, None, "nap", "Jonah's sofa", "Jonah's House"),), [], "Jonah",
+                       "Jonah's House", 14 * 3600.0, "Erica", (Done(13 * 3600.0, None, "nap", "sofa", "Hobbs Cafe"),))
+    assert napping.now == "" and napping.listener_doing == ""  # nobody talks while napping, nor asks "Still napping?"
     hurt = inputs(speaker="Erica", listener="Jonah", day=day,
                   history=["Erica: Hi Jonah.", "Jonah: I feel let down by you."])
     assert not any(s in texts(hurt) for s in day.sentences())

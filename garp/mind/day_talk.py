@@ -8,6 +8,7 @@ from its log (`day_record.Done`) and the day plan the character remembers.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from garp.mind.commitments import hhmm
@@ -18,7 +19,9 @@ from garp.units import DAY_S
 EARLIER_ITEMS = 2       # things done earlier today one line tells
 SINCE_MIN_S = 20 * 60   # a use going on this long is told with its start ("since 09:00")
 NOT_TOLD = frozenset(("sleep",))  # the night's sleep is nobody's news (nor a nap begun before midnight)
-PRIVATE = frozenset(("shower", "bathe", "bath", "wash"))  # told as done, not as what one is doing while talking
+# told as done, never as what one is doing while talking ("Still having a nap in your bed?")
+NOT_WHILE_TALKING = frozenset(("shower", "bathe", "bath", "wash", "nap"))
+_WAKING = re.compile(r"^(wake up|get up)( and )?", re.I)  # "wake up and have breakfast": awake, one tells the rest
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,7 @@ def _told(d: Done) -> bool:
 def _current(done: tuple[Done, ...]) -> Done | None:
     """The use under way, if it is one a person would mention."""
     last = done[-1] if done else None
-    if last is None or last.end is not None or last.verb == GO or last.verb in PRIVATE or not _told(last):
+    if last is None or last.end is not None or last.verb == GO or last.verb in NOT_WHILE_TALKING or not _told(last):
         return None
     return last
 
@@ -70,8 +73,8 @@ def earlier_line(done: tuple[Done, ...], name: str, home: str) -> str:
 def next_line(plan: list[tuple[str, float]], t: float) -> str:
     """ "Next on my list: guitar practice at 14:00." from the remembered plan (first person)."""
     now_s = t % DAY_S
-    ahead = next(((what, start) for what, start in plan if start > now_s), None)
-    if ahead is None:
+    ahead = next(((_WAKING.sub("", what), start) for what, start in plan if start > now_s), None)
+    if ahead is None or not ahead[0]:
         return ""
     return f"Next on my list: {ahead[0]} at {hhmm(ahead[1])}."
 
