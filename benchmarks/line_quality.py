@@ -3,8 +3,9 @@
 `python benchmarks/line_quality.py RUN_DIR ...` summarises existing runs (a live `garp run`,
 `garp play` or `garp check --live` folder). Without arguments it replays the committed
 recordings of the scenarios in DEFAULT_SCENARIOS (the town's full day among them) and
-summarises those: lines spoken, the share of line requests answered by code, and the flags
-(self-narration, leaked prompt text, lines repeated in a chat or across a day, loops).
+summarises those: lines spoken, the share of line requests answered by code, the share of lines
+that tell the listener nothing (greetings, goodbyes, stock replies) and of chats with a line that
+does, and the flags (self-narration, leaked prompt text, lines repeated in a chat or across a day, loops).
 
 Last line: {"runs": {label: summary}, "total": {...}}
 """
@@ -52,10 +53,12 @@ def main() -> None:
             logs = replayed_logs(DEFAULT_SCENARIOS, Path(tmp))
     summaries = {label: line_summary(events) for label, events in logs.items()}
     for label, s in summaries.items():
-        print(f"{label}: {s['lines']} lines, fallback {s['line_fallback_share']}, flags {s['flags']}")
+        print(f"{label}: {s['lines']} lines, fallback {s['line_fallback_share']}, small talk {s['small_talk_share']}, "
+              f"chats telling something {s['chats_telling_something']}, flags {s['flags']}")
         for ex in s["examples"][:4]:
             print(f"    {ex['kind']:14} {ex['agent']}: {ex['text'][:90]}")
-    print(json.dumps({"runs": {k: {x: v[x] for x in ("lines", "line_calls", "line_fallback_share", "flags")}
+    keys = ("lines", "line_calls", "line_fallback_share", "small_talk_share", "chats_telling_something", "flags")
+    print(json.dumps({"runs": {k: {x: v[x] for x in keys}
                                for k, v in summaries.items()}, "total": total(summaries)}))
 
 

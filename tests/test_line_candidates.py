@@ -328,8 +328,10 @@ def test_a_character_tells_its_day_when_asked_and_after_how_are_you():
     asked = checked_candidates(ConversationLine(), inputs(**base, history=["Jonah: What have you been up to today?"]))
     best = max(asked, key=lambda c: c.utility)
     assert best.text in day.sentences() and best.source == "day"
-    how = texts(inputs(**base, history=["Jonah: Hi Erica, how's your day going?"]))
-    assert any(t.endswith(day.now) or t.endswith(day.earlier) or t.endswith(day.next_up) for t in how)
+    for greeting in ("Jonah: Hi Erica, how's your day going?", "Jonah: Hey Erica! How are you doing?"):
+        how = texts(inputs(**base, history=[greeting]))
+        assert not set(how) & set(day.sentences())  # asked how one is, not what one does: "Fine" first
+        assert any(t.endswith(day.now) or t.endswith(day.earlier) or t.endswith(day.next_up) for t in how)
     silent = inputs(speaker="Erica", listener="Jonah", history=["Jonah: Hi Erica, how's your day going?"], day=DayTalk())
     assert not any(s in t for t in texts(silent) for s in day.sentences())  # no day known: stock replies only
 

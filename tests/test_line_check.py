@@ -55,3 +55,15 @@ def test_summary_counts_fallback_lines():
               {"kind": "llm_call", "function": "conversation_line", "fallback_used": False}]
     s = line_summary(events)
     assert s["lines"] == 1 and s["line_calls"] == 2 and s["line_fallback_share"] == 0.5 and s["flags"] == {}
+
+
+def test_summary_says_how_much_of_the_talk_tells_nothing():
+    """A played town's talks were mostly "Hi Yuki, good to see you." / "Pretty good, thanks.": the summary says so."""
+    start = lambda cid: {"kind": "chat_start", "chat_id": cid, "agents": ["Victor", "Yuki"], "t": 0.0}  # noqa: E731
+    said = lambda cid, who, text: {**line(who, text), "chat_id": cid}  # noqa: E731
+    events = [start("c1"), said("c1", "Victor", "Hi Yuki, good to see you."), said("c1", "Yuki", "Pretty good, thanks."),
+              start("c2"), said("c2", "Yuki", "Victor! Good to see you."),
+              said("c2", "Victor", "I've been reading by the bookshelf since 09:00."),
+              said("c2", "Yuki", "I should get going. See you, Victor.")]
+    s = line_summary(events)
+    assert s["small_talk_share"] == 0.8 and s["chats_telling_something"] == "1/2"

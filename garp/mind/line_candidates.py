@@ -184,8 +184,8 @@ CATCH_UPS = ("How have things been with you?", "How's it all going?", "How's you
              "How are things with you these days?", "What have you been up to today?",
              "Busy day today?")  # after being greeted back: asked after, answered in kind or with one's day
 # a question asking what the other is doing or did ("Still reading by the bookshelf?"): one's day answers it
-_DAY_ASKED = re.compile(r"\b(up to|been doing|are you doing|busy (day|today|morning|afternoon)|are you busy|plans?|"
-                        r"doing today|rest of (your|the) day|still \w+ing|what's next)\b[^?]*\?", re.I)
+_DAY_ASKED = re.compile(r"\b(up to|been doing|what (are|were|'re) you doing|busy (day|today|morning|afternoon)|"
+                        r"are you busy|plans?|rest of (your|the) day|still \w+ing|what's next)\b[^?]*\?", re.I)
 _PLAIN_ANSWERS = tuple(t for t in HOW_ARE_YOU_ANSWERS if not t.endswith("?"))  # told, then one's day after it
 CANNED_TURNS = frozenset(HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + SYMPATHY + FOLLOW_UPS + CATCH_UPS)
 SMALL_TALK = HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + FOLLOW_UPS + CATCH_UPS  # sympathy says something: it cares

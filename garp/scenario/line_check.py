@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable
 
+from garp.mind.line_candidates import is_small_talk
 from garp.mind.phrasebook import STOCK_PER_DAY
 from garp.textclean import loops, plain, sentences
 from garp.units import DAY_S
@@ -95,12 +96,29 @@ def check_lines(events: Iterable[dict]) -> list[LineFlag]:
 
 
 def line_summary(events: list[dict]) -> dict[str, Any]:
-    """Counts for a run: lines, flags by kind, and the share of lines code wrote because the model failed."""
+    """Counts for a run: lines, flags by kind, the share of lines code wrote because the model failed,
+    and how much of the talk says nothing (greetings, goodbyes, stock replies)."""
     flags = check_lines(events)
     calls = [e for e in events if e.get("kind") == "llm_call" and e.get("function") == "conversation_line"]
     by_kind = Counter(f.kind for f in flags)
     return {"lines": sum(1 for e in events if e.get("kind") == "chat_line"),
             "line_calls": len(calls), "line_fallback_share": round(
                 sum(1 for e in calls if e.get("fallback_used")) / len(calls), 3) if calls else None,
-            "flags": dict(sorted(by_kind.items())),
+            **small_talk(events), "flags": dict(sorted(by_kind.items())),
             "examples": [f.as_dict() for f in flags[:12]]}
+
+
+def small_talk(events: list[dict]) -> dict[str, Any]:
+    """The share of lines that tell the listener nothing, and of chats with at least one line that does."""
+    pairs = {e.get("chat_id"): e.get("agents") or [] for e in events if e.get("kind") == "chat_start"}
+    lines = [e for e in events if e.get("kind") == "chat_line"]
+    empty, telling = 0, set()
+    for e in lines:
+        listener = next((a for a in pairs.get(e.get("chat_id"), []) if a != e.get("agent")), "")
+        if is_small_talk(e.get("text", ""), e.get("agent", ""), listener):
+            empty += 1
+        else:
+            telling.add(e.get("chat_id"))
+    chats = {e.get("chat_id") for e in lines}
+    return {"small_talk_share": round(empty / len(lines), 3) if lines else None,
+            "chats_telling_something": f"{len(telling)}/{len(chats)}"}
