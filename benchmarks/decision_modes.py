@@ -148,7 +148,8 @@ def run_one(sched: InferenceScheduler, embedder: Embedder, sit: dict, rng: rando
     return picks, ok, texts, not decisive(utils)
 
 
-def run_all(sched: InferenceScheduler, embedder: Embedder, sits: list[dict], show: bool = True) -> tuple[dict, dict, dict, int]:
+def run_all(sched: InferenceScheduler, embedder: Embedder, sits: list[dict],
+            show: bool = True) -> tuple[dict, dict, dict, int]:
     """Every situation; `show` prints each one's picks (not for the held-out part: reading its misses is tuning)."""
     rng = random.Random(SEED)
     correct = dict.fromkeys(NAMES, 0)

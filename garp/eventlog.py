@@ -28,6 +28,9 @@ class EventLog:
         self.events: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
+        # kinds asked for -> their events, kept up to date: `of_kind` on the frame loop copies a short
+        # list instead of scanning a long day's log (a talk reads both speakers' days from it)
+        self._views: dict[frozenset[str], list[dict[str, Any]]] = {}
         self._file: DurableAppender | None = None
         if self.path:
             if append and self.path.exists():
@@ -39,6 +42,9 @@ class EventLog:
         line = json.dumps(event, sort_keys=True, default=str)
         with self._lock:
             self.events.append(event)
+            for kinds, view in self._views.items():
+                if kind in kinds:
+                    view.append(event)
             if self._file:
                 self._file.write_line(line)
             listeners = list(self._listeners)
@@ -51,8 +57,13 @@ class EventLog:
             self._listeners.append(listener)
 
     def of_kind(self, *kinds: str) -> list[dict[str, Any]]:
+        """The events of these kinds in order (a new list; the first ask for a set of kinds scans the log)."""
+        key = frozenset(kinds)
         with self._lock:
-            return [e for e in self.events if e["kind"] in kinds]
+            view = self._views.get(key)
+            if view is None:
+                view = self._views[key] = [e for e in self.events if e["kind"] in key]
+            return list(view)
 
     def flush(self) -> None:
         """Make every event so far durable now (fsync)."""

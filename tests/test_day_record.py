@@ -1,7 +1,7 @@
 """What a character did today, read back from the event log for the interview (garp.mind.day_record)."""
 
 from garp.eventlog import EventLog
-from garp.mind.day_record import Done, covers, day_before, day_so_far, object_name, said, told, woke_at
+from garp.mind.day_record import DAY_EVENTS, Done, covers, day_before, day_so_far, object_name, said, told, woke_at
 
 DAY2 = 86400.0
 HOME = "Noor's House"
@@ -88,3 +88,19 @@ def test_the_record_knows_meals_eaten_when_the_night_ended_and_what_is_being_don
     shelf = Activity("use", "browse (bookshelf) for reading", "Town Library", "town-library/bookshelf-10", "browse")
     assert progressive(doing_now(shelf), "Yuki", HOME) == "browsing the bookshelf at Town Library"
     assert doing_now(Activity("walk", "go home", "Noor's House")) is None
+
+
+def test_the_logs_day_events_are_read_in_order_and_stay_current_after_the_first_ask(tmp_path):
+    """A talk reads both speakers' days from the log's day events: the view of those kinds is kept as events
+    come, in log order, whatever came before or after the first ask, and each ask gets its own list."""
+    log = EventLog(tmp_path / "events.jsonl")
+    log.emit("arrive", 10.0, agent="Ana", place="Cafe")
+    log.emit("needs", 11.0, agent="Ana")
+    first = log.of_kind(*DAY_EVENTS)
+    log.emit("action_start", 12.0, agent="Ana", verb="read", object="cafe/shelf", place="Cafe")
+    log.emit("chat_line", 13.0, agent="Ana", text="Hi")
+    log.emit("action_end", 14.0, agent="Ana", verb="read")
+    later = log.of_kind(*DAY_EVENTS)
+    assert [e["t"] for e in first] == [10.0] and [e["t"] for e in later] == [10.0, 12.0, 14.0]
+    assert later == [e for e in log.events if e["kind"] in DAY_EVENTS] and later is not log.of_kind(*DAY_EVENTS)
+    assert EventLog.read(tmp_path / "events.jsonl") == log.events

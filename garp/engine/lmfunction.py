@@ -30,9 +30,9 @@ MESSAGE_OVERHEAD_TOKENS = 6   # chat-template tokens around each message
 
 RANK_BLEND = 0.5              # rank mode's default weight of code's utility against the model
 # A choice's third term when the caller gives each option's similarity to the situation (action choice:
-# the Eq. 3 goal similarity): it weighs as much as the utility. On the choice tuning set it tied the blend
-# without it (0.865) and on a development set by a third writer it took 24 of 30 against 21 (the 135M
-# model's likelihoods rank the words of a situation poorly; the embedder, trained for it, better).
+# the Eq. 3 goal similarity): it weighs as much as the utility. Chosen on the choice tuning situations and a
+# development set by a third writer (24 of 30 against 21 without it; the 135M model's likelihoods rank the
+# words of a situation poorly, the embedder better); the held-out figures are in the README (Benchmarks).
 RELEVANCE_BLEND = 0.5
 
 _ids = itertools.count(1)

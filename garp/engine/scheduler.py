@@ -258,7 +258,8 @@ class InferenceScheduler:
                                     retrieved=retrieved)[1].result()
 
     def submit_choice(self, messages: list[dict], options: list[str], *, agent: str, utilities=None,
-                      blend: float = DEFAULT_BLEND, relevance: list[float] | None = None, mode: str | None = None, deadline: float | None = None,
+                      blend: float = DEFAULT_BLEND, relevance: list[float] | None = None, mode: str | None = None,
+                      deadline: float | None = None,
                       game_time: float = 0.0, retrieved: list | None = None,
                       priority: int = CHOICE_PRIORITY, calibrate: bool = DEFAULT_CALIBRATE,
                       prefix: str = SCORE_PREFIX) -> tuple[int, cf.Future]:
@@ -267,7 +268,8 @@ class InferenceScheduler:
             raise GarpError(f"choice mode {mode!r}: must be 'score' or 'generate'")
 
         def run():
-            kw = dict(agent=agent, utilities=utilities, blend=blend, relevance=relevance, cache=self.cache, seed=self.seed,
+            kw = dict(agent=agent, utilities=utilities, blend=blend, relevance=relevance, cache=self.cache,
+                      seed=self.seed,
                       game_time=game_time, retrieved=retrieved, calibrate=calibrate, prefix=prefix)
             with self._lease() as backend:
                 index, rec = run_choice(backend, messages, options, mode=mode, **kw)

@@ -4,7 +4,8 @@ The model picks from the 3-8 candidates the affordance filter left, with the pla
 personality (with its temperament sentence), emotion and urgent needs in the prompt.
 Score mode ranks the option texts by log-likelihood blended with a utility (need relief
 weighted by need urgency, plus the Eq. 3 score) and with each option's similarity to the goal
-(Eq. 3's sim: the embedder tells the words of a situation apart better than the small model); generate mode asks `ActionChoice` for
+(Eq. 3's sim: the embedder tells the words of a situation apart better than the small model);
+generate mode asks `ActionChoice` for
 an option number that code validates against the set. Any failure → the best utility.
 Every decision is kept as a `Decision` record for the inspector.
 """

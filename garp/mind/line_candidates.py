@@ -234,6 +234,11 @@ def _greeted(i: Any, line: str, tier: int | None = None) -> bool:
     return any(_plain(g) == said for pool in (pools if tier is None else [pools[tier]]) for g in pool)
 
 
+def says_nothing(i: Any, last: str) -> bool:
+    """The listener's last line was a greeting to the speaker or a stock reply."""
+    return _greeted(i, last) or _plain(last) in _SMALL_TALK_PLAIN
+
+
 def answers(i: Any, last: str) -> list[LineOption]:
     """Replies to what the listener just said: a question, an apology, an invitation, news."""
     key = turn_key("ans", i)
@@ -254,7 +259,7 @@ def answers(i: Any, last: str) -> list[LineOption]:
         out += [LineOption(t, U_CANNED, "answer:unsure") for t in stable_pick(fresh(UNSURE_ANSWERS, i), key, 1)]
     if _greeted(i, last) and len(i.history) >= 2:  # greeted back: ask after them rather than leave at once
         out += [LineOption(t, U_CANNED, "catch-up") for t in stable_pick(fresh(CATCH_UPS, i), key, 1)]
-    stock = _greeted(i, last) or _plain(last) in _SMALL_TALK_PLAIN  # "Good for you." answers no "Hi" or "Fine."
+    stock = says_nothing(i, last)  # "Good for you." answers no "Hi" or "Fine."
     if not _QUESTION.search(last) and not stock:
         pool = fresh(SYMPATHY if _SAD.search(last) else FOLLOW_UPS, i)
         out += [LineOption(t, U_FOLLOW_UP, "follow-up") for t in stable_pick(pool, key, TEMPLATES_PER_KIND)]
@@ -281,7 +286,7 @@ def day_topics(i: Any, last: str) -> list[LineOption]:
     answered, not talked over), and once a talk."""
     day = _day(i)
     asks_more = last in FOLLOW_UPS and ("?" in last or "Tell me" in last)  # "How so?": more of what one said
-    stock = (_greeted(i, last) or _plain(last) in _SMALL_TALK_PLAIN) and not asks_more
+    stock = says_nothing(i, last) and not asks_more
     mine = [_plain(h.split(":", 1)[-1]) for h in i.history if h.split(":", 1)[0] == i.speaker]
     told_already = any(_plain(s) in m for s in day.sentences() for m in mine)
     if len(i.history) < 2 or not stock or told_already:

@@ -28,9 +28,9 @@ def social_state(mind: AgentMind, other: str, body: BodySnapshot, activity: str)
                        emotion_label=mood.get("label", "neutral"), valence=float(mood.get("valence", 0.0)))
 
 
-def speaker(brain: JobContext, mind: AgentMind, other: str, place: str, topic: str,
-            purpose: str = "", t: float = 0.0, days: dict[str, tuple] | None = None) -> SpeakerContext:
-    """One participant's side of the talk; `days`: each one's day so far (the job's copy of the log)."""
+def speaker(brain: JobContext, mind: AgentMind, other: str, place: str, topic: str, purpose: str, t: float,
+            days: dict[str, tuple]) -> SpeakerContext:
+    """One participant's side of the talk; `days`: each one's day so far (`day_record.Done` values)."""
     emotions = brain.switches["emotions"]
     soc = mind.personality.trait("sociability")
     # a thought about an event it knows is said as that event's invitation or news, not again in its own words
@@ -45,8 +45,8 @@ def speaker(brain: JobContext, mind: AgentMind, other: str, place: str, topic: s
                           familiarity=mind.relationships.get_or_meet(other).familiarity,
                           news=mind.events.news_for(other, t, place), said_before=mind.events.said_to(other),
                           said_lately=mind.events.said_lately(),
-                          day=day_talk((days or {}).get(mind.name, ()), plan_today(mind, t), mind.name,
-                                       mind.persona.home, t, other, (days or {}).get(other, ()), place))
+                          day=day_talk(days[mind.name], plan_today(mind, t), mind.name, mind.persona.home, t,
+                                       other, days[other], place))
 
 
 async def converse(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMind) -> list[Command]:
