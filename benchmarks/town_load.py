@@ -9,6 +9,7 @@ agent a question. Printed per speed:
   ("stale"); by code by admission; model replies that failed validation;
 - model queue length p50/p99 (sampled every second) and the bound;
 - interview answer latency p50/p99 (wall s);
+- how long a talk waited to be shown, and how stale its lines were then (game minutes);
 - tok/s: completion tokens the model made per wall second, and the batch engine's own rate
   while it was busy (`engine_busy_tok_s`, to set against benchmarks/batching.py).
 
@@ -163,6 +164,18 @@ def outcome_shares(answered: dict, events: list[dict]) -> dict:
             "completion_tokens": made}
 
 
+def chat_delays(events: list[dict]) -> dict:
+    """Game minutes a talk waited: from the two meeting to its lines being shown, and from the time
+    its lines were composed for to being shown (a line naming the clock is that stale)."""
+    starts = [e for e in events if e["kind"] == "chat_start" and "composed_t" in e]
+    waited = [(e["t"] - e["asked_t"]) / 60.0 for e in starts]
+    stale = [(e["t"] - e["composed_t"]) / 60.0 for e in starts]
+    return {"chats": len(starts), "chat_wait_min_p50": round(percentile(waited, 0.5), 1),
+            "chat_wait_min_p99": round(percentile(waited, 0.99), 1),
+            "chat_stale_min_p50": round(percentile(stale, 0.5), 1),
+            "chat_stale_min_p99": round(percentile(stale, 0.99), 1)}
+
+
 def run_speed(speed: float | None, opts, backend, embedder) -> dict:
     from garp.sim.wiring import build
 
@@ -178,7 +191,8 @@ def run_speed(speed: float | None, opts, backend, embedder) -> dict:
         stats, engine_after = sim.scheduler.stats(), backend.compute_stats()
     finally:
         sim.close()
-    out = summarise(chosen, played, stats, list(sim.log.events), engine_before, engine_after)
+    events = list(sim.log.events)
+    out = summarise(chosen, played, stats, events, engine_before, engine_after) | chat_delays(events)
     return out | demand(out, stats["measured_tok_s"], len(sim.minds))
 
 
@@ -226,6 +240,7 @@ def main() -> None:
                     help="llama.cpp threads (default: the thread budget of a rendering game)")
     ap.add_argument("--model", default=None, help="registered model name or .gguf path (default: the default model)")
     ap.add_argument("--interview-every", type=float, default=60.0, help="wall seconds between interview questions")
+    ap.add_argument("--no-render", action="store_true", help="skip the drawing-vs-bare rounds")
     opts = ap.parse_args()
     import pygame
 
@@ -237,7 +252,7 @@ def main() -> None:
     backend, embedder = make_backend(opts.model, threads=opts.threads), Embedder()
     results = []
     try:
-        contention = render_contention(backend, embedder, 5.0)
+        contention = {} if opts.no_render else render_contention(backend, embedder, 5.0)
         print(json.dumps(contention), file=sys.stderr)
         for s in filter(None, opts.speeds.split(",")):
             result = run_speed(None if s.strip() == "default" else float(s), opts, backend, embedder)

@@ -3,7 +3,9 @@ same event log, and a live (recording) run matches them except for the `cached` 
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 import types
 
 import pytest
@@ -73,6 +75,42 @@ def test_cognition_thread_sequential_order_due_wait_and_failures():
         (ids[0], "do", "perceive", 0.0, 100.0), (ids[1], "do", "perceive", 10.0, 101.0),
         (ids[2], "failed", "seed", 20.0, 102.0)]
     assert results[2].command.message == "bad reply" and results[0].command.description == "0"
+
+
+def test_a_job_hands_its_talk_over_before_it_ends():
+    """Play shows a talk's lines while the job still makes its memories: the early command reaches
+    the main thread first, tagged as the job's reply; a job that sends nothing early is unchanged."""
+    import threading
+
+    from garp.sim.cognition import CognitionThread, send_early
+    from garp.sim.messages import ChatHeld, Command, JobDone, PerceiveJob
+
+    seen = threading.Event()
+
+    async def handler(job) -> list[Command]:
+        sent = send_early(ChatHeld(agent=job.agent, partner="B", lines=(("A", "Hi."),), chat_id="c", place=""))
+        while sent and not seen.is_set():  # the memories take as long as the main thread needs to look
+            await asyncio.sleep(0.01)
+        return [JobDone(agent=job.agent, partner="B")]
+
+    cog = CognitionThread(handler, sequential=False, on_error=lambda job, err, tb: [])
+    cog.start()
+    try:
+        job_id = cog.submit(PerceiveJob(agent="A", asked_t=5.0, due_t=6.0, notes=(), appraise=False, place="",
+                                        needs=None))
+        first: list = []
+        for _ in range(500):
+            if first := cog.drain():
+                break
+            time.sleep(0.01)
+        assert [(r.command.kind, r.request_id, r.due_t) for r in first] == [("chat", job_id, 6.0)]
+        assert cog.outstanding_ids() == {job_id}  # still making its memories
+        seen.set()
+        assert cog.wait_idle(timeout=5)
+        assert [r.command.kind for r in cog.drain()] == ["done"]
+    finally:
+        cog.close()
+    assert send_early(JobDone(agent="A")) is False  # outside a job: the caller returns it itself
 
 
 def test_deferred_log_keeps_cognition_events_for_the_main_thread(tmp_path):

@@ -100,7 +100,7 @@ class Applier:
 
     @_apply.register
     def _(self, cmd: ChatHeld, reply: Reply, mind: AgentMind, t: float) -> None:
-        self._chat(mind, cmd, t)
+        self._chat(mind, cmd, t, reply.asked_t)
 
     @_apply.register
     def _(self, cmd: JobFailed, reply: Reply, mind: AgentMind, t: float) -> None:
@@ -162,11 +162,14 @@ class Applier:
         if friend_out(self.world, mind, t):
             mind.activity.end_t = t  # nobody to visit: decide again now, not after waiting in an empty house
 
-    def _chat(self, mind: AgentMind, d: ChatHeld, t: float) -> None:
+    def _chat(self, mind: AgentMind, d: ChatHeld, t: float, asked_t: float) -> None:
+        """`asked_t`: when the two met; `d.composed_t`: the time the lines were made for (the log
+        keeps both: in play the lines are shown when they arrive)."""
         a, b = mind.name, d.partner
         if not d.lines:
             return
-        self.log.emit("chat_start", t, initiator=a, partner=b, agents=[a, b], place=d.place, chat_id=d.chat_id)
+        self.log.emit("chat_start", t, initiator=a, partner=b, agents=[a, b], place=d.place, chat_id=d.chat_id,
+                      asked_t=round(asked_t, 1), composed_t=round(d.composed_t, 1))
         for i, (speaker, text) in enumerate(d.lines):
             tl = t + i * CHAT_LINE_GAP_S
             self.log.emit("chat_line", tl, agent=speaker, text=text, chat_id=d.chat_id)

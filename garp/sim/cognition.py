@@ -21,6 +21,7 @@ import itertools
 import queue
 import threading
 import traceback
+from contextvars import ContextVar
 from typing import Any, Awaitable, Callable
 
 from garp.sim.messages import Command, Job, Reply
@@ -34,6 +35,21 @@ REQUEST_DEADLINE_WALL_S = 20.0
 
 
 Handler = Callable[[Job], Awaitable[list[Command]]]
+
+# The running job's way to hand a command over before the job ends (set by the worker running it).
+_SEND_EARLY: ContextVar[Callable[[Command], None] | None] = ContextVar("send_early", default=None)
+
+
+def send_early(command: Command) -> bool:
+    """Hand `command` to the main thread now, ahead of the running job's other commands (a talk's
+    lines while its memories and appraisals are still being made: play shows them sooner). It
+    waits for the job's due time like the rest; lockstep applies everything at that time, so
+    nothing changes there. False outside a cognition job: the caller returns it with the others."""
+    send = _SEND_EARLY.get()
+    if send is None:
+        return False
+    send(command)
+    return True
 
 
 class CognitionThread:
@@ -119,17 +135,25 @@ class CognitionThread:
             self._workers.append(self._loop.create_task(self._worker(q), name=f"agent:{lane}"))
         q.put_nowait((job_id, job))
 
+    def _sender(self, job_id: int, job: Job) -> Callable[[Command], None]:
+        """Posts one of the job's commands to the main thread, tagged as its reply."""
+        return lambda c: self.results.put(Reply(c, job_id, job.asked_t, job.due_t, job.kind))
+
     async def _worker(self, q: asyncio.Queue[tuple[int, Job]]) -> None:
         while True:
             job_id, job = await q.get()
+            send = self._sender(job_id, job)
+            token = _SEND_EARLY.set(send)
             try:
                 commands = await self._handler(job)
             except asyncio.CancelledError:
                 raise
             except BaseException as err:  # a failed job must never freeze its agent
                 commands = self._on_error(job, err, traceback.format_exc(limit=6))
+            finally:
+                _SEND_EARLY.reset(token)
             for c in commands:
-                self.results.put(Reply(c, job_id, job.asked_t, job.due_t, job.kind))
+                send(c)
             with self._lock:
                 self._outstanding.pop(job_id, None)
                 self._lock.notify_all()

@@ -17,7 +17,7 @@ from garp.mind.day_talk import day_talk
 from garp.mind.news import friends_to_tell, heard, telling_visits
 from garp.mind.persona import housemates
 from garp.mind.planning import plan_today
-from garp.sim.cognition import REQUEST_DEADLINE_WALL_S
+from garp.sim.cognition import REQUEST_DEADLINE_WALL_S, send_early
 from garp.sim.messages import BodySnapshot, ChatHeld, Command, ConverseJob, EmotionChanged, RelationshipsChanged
 
 
@@ -61,18 +61,21 @@ async def converse(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMi
         return []
     # without a deadline a request waits behind every request that has one, while both stay booked
     per_call_s = None if brain.sequential else REQUEST_DEADLINE_WALL_S
-    days = {m.name: day_so_far(job.doings, m.name, job.asked_t) for m in (a, b)}  # off the frame loop
-    tr = await run_conversation(speaker(brain, a, b.name, job.place, topic, purpose, job.asked_t, days),
-                                speaker(brain, b, a.name, job.place, reply_topic, purpose, job.asked_t, days),
-                                brain.scheduler, job.asked_t, deadline_s=per_call_s, phrasebook=brain.phrasebook)
+    t = brain.now(job)  # play: a talk that waited its turn is about the time it is shown
+    days = {m.name: day_so_far(job.doings, m.name, t) for m in (a, b)}  # off the frame loop
+    tr = await run_conversation(speaker(brain, a, b.name, job.place, topic, purpose, t, days),
+                                speaker(brain, b, a.name, job.place, reply_topic, purpose, t, days),
+                                brain.scheduler, t, deadline_s=per_call_s, phrasebook=brain.phrasebook)
+    pairs = [(l.speaker, l.text) for l in tr.lines]
+    held = ChatHeld(agent=a.name, partner=b.name, lines=tuple(pairs), chat_id=job.chat_id, place=job.place,
+                    composed_t=t)
+    # the lines go to the main thread now: play shows them while the memories below are made
+    commands: list[Command] = [] if send_early(held) else [held]
     told = any(l.act for l in tr.lines)  # an event told in so many words needs no extraction from the lines
     eff = await conversation_effects(tr, brain.scheduler, known_places=brain.known_places,
                                      known_agents=list(brain.minds), start_date=brain.scenario.start_date,
                                      clock_label=job.clock_label, conversation_id=job.chat_id,
                                      deadline_s=per_call_s, extract=not told)
-    pairs = [(l.speaker, l.text) for l in tr.lines]
-    commands: list[Command] = [ChatHeld(agent=a.name, partner=b.name, lines=tuple(pairs), chat_id=job.chat_id,
-                                        place=job.place)]
     for me, other in ((a, b), (b, a)):
         commands += await _afterwards(brain, job, me, other, eff.summaries.get(me.name), pairs, tr.end_t, per_call_s)
     accepted = word_of_mouth(brain, tr, {a.name: a, b.name: b})

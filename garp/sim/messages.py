@@ -212,6 +212,7 @@ class ChatHeld(Command):
     lines: tuple[tuple[str, str], ...]  # (speaker, text)
     chat_id: str
     place: str
+    composed_t: float = 0.0  # game s the lines were composed for (play shows them when they arrive)
 
 
 @dataclass(frozen=True, kw_only=True)

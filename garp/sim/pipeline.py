@@ -112,6 +112,12 @@ class Brain:
         """The running job's deadline (None in lockstep, so results never depend on speed)."""
         return _JOB_DEADLINE.get()
 
+    def now(self, job: Job) -> float:
+        """The game time a job's work is about: when it was asked in lockstep (results never depend
+        on speed); in play the clock's time, if later: a job that waited its turn says what is true
+        when it is shown, not when it was asked."""
+        return job.asked_t if self.sequential else max(job.asked_t, self.clock.t)
+
     def _involved(self, job: Job) -> list[str]:
         return [job.agent, *job.others()]
 
