@@ -6,8 +6,8 @@ latency. Options are shuffled with a fixed seed so the right answer's position v
 
 The blend, calibration and margin were tuned on decision_situations.json, so its figures are
 not an honest estimate. benchmarks/data/decision_heldout.json (30 situations, same format and
-category mix, written in session 31 by a writer who had not seen the code; the earlier held-out
-thirty are now the tuning file's last thirty) was never used for tuning:
+category mix, written in session 33 by a writer who had not seen the code; the earlier held-out
+sets are now part of the tuning file) was never used for tuning:
     python benchmarks/decision_modes.py --heldout      # same as --data benchmarks/data/decision_heldout.json
 Do not change a constant to improve a held-out figure.
 
