@@ -146,13 +146,27 @@ def test_real_embeddings_shared_cache_and_sensible_result(embedder):
     out = filter_affordances(hungry, (60, 100), "Maya's House", objects, shared, agent="Maya", stats=stats)
     assert 1 <= len(out) <= CAP and stats["deduped"] < stats["raw"]
     assert out[0].relieves.get("hunger", 0) > 0, [c.description for c in out]
-    unique = {a.description for o in objects for a in o.available_affordances()}
-    assert sorted(counting.texts) == sorted(unique)  # each description embedded exactly once
+    unique = {a.description for o in objects for a in o.available_affordances() if a.offered_to(False)}
+    assert sorted(counting.texts) == sorted(unique)  # each description offered to Maya embedded exactly once
     tired = embedder.embed(["I am exhausted and need to sleep"])[0]
     out2 = filter_affordances(tired, (1560, 100), "Tom's House", objects, shared, agent="Tom")
     assert len(counting.texts) == len(unique) and shared.computed == len(unique)  # second agent: no new embeddings
     assert out2[0].relieves.get("rest", 0) > 0, [c.description for c in out2]
     assert out2[0].place == "Tom's House"
+
+
+def test_the_counter_serves_its_staff_and_its_customers_apart(embedder):
+    """A played town's cafe cook "had been ordering at the cafe counter since 07:27" at 10:44: those who
+    work at a place are offered its staff side (serve, the till) and those who do not, its customer side."""
+    types = load_object_types(ASSETS / "objects.json")
+    counter = WorldObject(id="counter", type="cafe_counter", name="cafe counter", kind=types["cafe_counter"],
+                          x=100.0, y=100.0, tile=(3, 3), place="Hobbs Cafe")
+    shared = AffordanceEmbeddings(embedder)
+    goal = embedder.embed(["work my shift at Hobbs Cafe"])[0]
+    offered = {w: [c.verb for c in filter_affordances(goal, (100, 100), "Home", [counter], shared, agent="Erica",
+                                                      workplace=w)]
+               for w in ("Hobbs Cafe", "Corner Shop", None)}
+    assert offered == {"Hobbs Cafe": ["serve"], "Corner Shop": ["order"], None: ["order"]}
 
 
 # --- action choice over the filtered set (III-A8) -------------------------------------------

@@ -86,12 +86,16 @@ def _objects(source) -> list:
     return list(source)
 
 
-def _raw_candidates(objects: list, agent: str | None, x: float, y: float, home: str | None) -> list[dict]:
-    """Every usable (object, affordance) pair; objects full to capacity are left out."""
+def _raw_candidates(objects: list, agent: str | None, x: float, y: float, home: str | None,
+                    workplace: str | None = None) -> list[dict]:
+    """Every usable (object, affordance) pair; objects full to capacity are left out, and so are the
+    staff's affordances for those who do not work there and the customers' for those who do."""
     out = []
     for o in objects:
         mine = agent is not None and agent in getattr(o, "users", {})
         affs = o.affordances if mine or not hasattr(o, "available_affordances") else o.available_affordances()
+        works_here = bool(workplace) and o.place == workplace
+        affs = [a for a in affs if a.offered_to(works_here)]
         own = 1.0 if (home and o.place == home) or (agent and agent in (o.owners or [])) else 0.0
         d = math.hypot(o.x - x, o.y - y)
         for a in affs:
@@ -119,13 +123,14 @@ def _score(c: dict, sim: float) -> Candidate:
 
 def filter_affordances(goal_vec: np.ndarray, agent_xy: tuple[float, float], home: str | None,
                        registry_or_list, embeddings: AffordanceEmbeddings, *,
-                       agent: str | None = None, stats: dict | None = None) -> list[Candidate]:
+                       agent: str | None = None, workplace: str | None = None,
+                       stats: dict | None = None) -> list[Candidate]:
     """Eq. 3 filter → at most 8 candidates, best first (stages in the module docstring).
 
     `stats`, if given, receives the stage counts (raw, deduped, radius, relaxed) for the inspector.
     """
     x, y = agent_xy
-    raw = _raw_candidates(_objects(registry_or_list), agent, x, y, home)
+    raw = _raw_candidates(_objects(registry_or_list), agent, x, y, home, workplace)
     pool = deduplicate(raw)
     if stats is not None:
         stats.update(raw=len(raw), deduped=len(pool), radius=0.0, relaxed=False)

@@ -289,12 +289,14 @@ class Brain:
                     plan_item: str) -> list[Any]:
         """Eq. 3 filter over the offered objects, with novel places added for a curious agent."""
         at = (job.body.x, job.body.y)
-        candidates = filter_affordances(goal_vec, at, mind.persona.home, objects, self.affordances, agent=mind.name)
+        work = mind.persona.workplace
+        candidates = filter_affordances(goal_vec, at, mind.persona.home, objects, self.affordances, agent=mind.name,
+                                        workplace=work)
         if not is_sleep(plan_item):  # the night's sleep belongs to the plan's sleep block; naps stay
             candidates = [c for c in candidates if c.verb != "sleep"]
         if novel:
             candidates = with_novel(candidates, filter_affordances(
-                goal_vec, at, mind.persona.home, novel, self.affordances, agent=mind.name))
+                goal_vec, at, mind.persona.home, novel, self.affordances, agent=mind.name, workplace=work))
         return candidates
 
     async def _choose(self, job: DecideJob, mind: AgentMind, planner: Planner, node: PlanNode | None,

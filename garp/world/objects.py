@@ -42,6 +42,13 @@ class Affordance(BaseModel):
     capacity: int = Field(default=1, ge=1, le=8, description="users doing this at once")
     leaves_state: str | None = Field(default=None, description="state the object is left in when done (e.g. dirty)")
     available_in: list[str] = Field(default_factory=lambda: [IDLE, IN_USE], description="object states in which it can start")
+    role: Literal["staff", "customer"] | None = Field(
+        default=None, description="staff: offered only to those who work at the object's place (serving, the till); "
+                                  "customer: only to those who do not (ordering, paying); none: to everyone")
+
+    def offered_to(self, works_here: bool) -> bool:
+        """Whether someone who works (or does not work) at the object's place is offered this."""
+        return self.role is None or (self.role == "staff") == works_here
 
     @model_validator(mode="after")
     def _amounts(self) -> "Affordance":
