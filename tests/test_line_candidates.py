@@ -354,3 +354,31 @@ def test_a_day_is_told_unasked_once_after_small_talk_and_never_over_news():
     hurt = inputs(speaker="Erica", listener="Jonah", day=day,
                   history=["Erica: Hi Jonah.", "Jonah: I feel let down by you."])
     assert not any(s in texts(hurt) for s in day.sentences())
+
+
+def test_a_day_heard_is_answered_and_told_back_not_met_with_how_so():
+    """A recorded town answered "Next on my list: cafe shift at 07:00." with "Interesting. How so?". What
+    the other tells of its day is answered as such, and the listener may tell its own day back."""
+    erica = _erica_day(10 * 3600.0)
+    jonah = day_talk((Done(9 * 3600.0, None, "read", "bookshelf", "Hobbs Cafe"),), [("lunch", 12.5 * 3600.0)],
+                     "Jonah", "Jonah's House", 10 * 3600.0, "Erica", (), "Hobbs Cafe")
+    heard = {}
+    for told in (erica.now, erica.earlier, erica.next_up):
+        i = inputs(speaker="Jonah", listener="Erica", t=10 * 3600.0, day=jonah,
+                   history=["Erica: Hi Jonah.", "Jonah: Hello, Erica.", f"Erica: {told}"])
+        heard[told] = {c.text: c for c in checked_candidates(ConversationLine(), i)}
+        assert not set(heard[told]) & set(FOLLOW_UPS)
+        assert "And I've been reading by the bookshelf since 09:00." in heard[told]
+    assert heard[erica.now]["Since 07:00? You've been at it a while."].utility > max(
+        c.utility for c in heard[erica.now].values() if c.source == "day")
+    assert "Sounds like a full morning." in heard[erica.earlier]
+    assert "Sounds like a plan." in heard[erica.next_up] and "Not long now, then." not in heard[erica.next_up]
+    soon = inputs(speaker="Jonah", listener="Erica", t=13.5 * 3600.0, history=[f"Erica: {erica.next_up}"])
+    assert "Not long now, then." in texts(soon)
+    lately = inputs(speaker="Jonah", listener="Erica", t=7.5 * 3600.0, history=[f"Erica: {erica.now}"])
+    assert not any("a while" in t for t in texts(lately))  # half an hour is no long stretch
+    evening = inputs(speaker="Jonah", listener="Erica", t=14.5 * 3600.0, history=[f"Erica: {erica.earlier}"])
+    assert "You've had quite an afternoon already." in texts(evening)
+    gossip = inputs(speaker="Jonah", listener="Erica", day=jonah, t=10 * 3600.0,
+                    history=["Erica: Hi Jonah.", "Jonah: Hello, Erica.", "Erica: Maya won the chess cup."])
+    assert set(texts(gossip)) & set(FOLLOW_UPS)  # other news still gets the stock follow-ups

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from garp.mind.commitments import hhmm
+from garp.mind.commitments import hhmm, parse_hhmm
 from garp.mind.day_record import GO, Done, progressive, told
 from garp.units import DAY_S
 
@@ -21,6 +21,8 @@ SINCE_MIN_S = 20 * 60   # a use going on this long is told with its start ("sinc
 NOT_TOLD = frozenset(("sleep",))  # the night's sleep is nobody's news (nor a nap begun before midnight)
 # told as done, never as what one is doing while talking ("Still having a nap in your bed?")
 NOT_WHILE_TALKING = frozenset(("shower", "bathe", "bath", "wash", "nap"))
+SOON_S = 45 * 60        # a next item starting within this is "not long now"
+LONG_S = 60 * 60        # a use going on this long is "at it a while"
 _WAKING = re.compile(r"^(wake up|get up)( and )?", re.I)  # "wake up and have breakfast": awake, one tells the rest
 
 
@@ -91,3 +93,43 @@ def day_talk(done: tuple[Done, ...], plan: list[tuple[str, float]], name: str, h
              listener: str = "", listener_done: tuple[Done, ...] = (), here: str = "") -> DayTalk:
     return DayTalk(now=doing_line(done, name, home, t, here), earlier=earlier_line(done, name, home),
                    next_up=next_line(plan, t), listener_doing=seen_doing(listener_done, listener))
+
+
+# The sentences above as the listener hears them, and what it may answer to each.
+_HEARD_SINCE = re.compile(r"\bI've been .+? since (\d\d:\d\d)\.")
+_HEARD_JUST = re.compile(r"\bI'm just .+?\.")
+_HEARD_EARLIER = re.compile(r"\bEarlier today I .+?\.")
+_HEARD_NEXT = re.compile(r"\bNext on my list: .+? at (\d\d:\d\d)\.")
+
+
+def tells_day(line: str) -> bool:
+    """`line` tells what its speaker is doing, did or does next (a sentence of this module)."""
+    return any(p.search(line) for p in (_HEARD_SINCE, _HEARD_JUST, _HEARD_EARLIER, _HEARD_NEXT))
+
+
+def part_of_day(t: float) -> str:
+    hour = (t % DAY_S) / 3600
+    return "morning" if hour < 12 else "afternoon" if hour < 18 else "evening"
+
+
+def replies_to_day(line: str, t: float) -> list[str]:
+    """What one may answer to the other's day as `line` told it at game time `t` ("Since 07:00? You've
+    been at it a while."): a reply to what was said, where a stock "How so?" asks for what was told."""
+    out: list[str] = []
+    since = _HEARD_SINCE.search(line)
+    if since and t % DAY_S - (parse_hhmm(since[1]) or 0.0) >= LONG_S:
+        out += [f"Since {since[1]}? You've been at it a while.", "No rest for you today, then."]
+    elif since or _HEARD_JUST.search(line):
+        out += ["Oh, don't let me keep you from it.", "Sorry to catch you in the middle of it."]
+    if _HEARD_EARLIER.search(line):
+        part = part_of_day(t)
+        out += [f"Sounds like a full {part}.", f"You've had quite {'an' if part[0] in 'aeiou' else 'a'} {part} already."]
+    if ahead := _HEARD_NEXT.search(line):
+        soon = (parse_hhmm(ahead[1]) or 0.0) - t % DAY_S <= SOON_S
+        out += ["Not long now, then.", "Oh, that's soon."] if soon else ["Sounds like a plan.", "A busy day ahead, then."]
+    return out
+
+
+def and_mine(sentence: str) -> str:
+    """One's own day told back after hearing the other's: "And I've been ...", "And next on my list: ..." """
+    return "And " + (sentence if sentence.startswith("I") else sentence[:1].lower() + sentence[1:])

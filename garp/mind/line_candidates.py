@@ -18,7 +18,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from garp.mind.day_talk import DayTalk
+from garp.mind.day_talk import DayTalk, and_mine, replies_to_day, tells_day
 from garp.mind.first_person import first_person, memory_in_first_person, to_listener
 from garp.mind.insight_candidates import private_to
 from garp.textclean import plain as _plain
@@ -40,6 +40,7 @@ U_UNRELATED = 0.45        # a memory sharing no word with the line it answers: a
 U_DAY = 0.5               # telling what one is doing, did earlier or does next, unasked
 U_DAY_ASKED = 0.8         # the same when asked ("What have you been up to?"): it answers, better than a stock reply
 U_DAY_HOW = 0.75          # "Pretty good, thanks." with one's day after it, to "How are you?"
+U_DAY_REPLY = 0.6         # answering the other's day ("Since 07:00? You've been at it a while.")
 
 # Memories that are the world's bookkeeping or the mind's own records, not something a person tells
 # a friend: object states, who was seen where, earlier conversations, the day's plan, interviews.
@@ -260,10 +261,17 @@ def answers(i: Any, last: str) -> list[LineOption]:
     if _greeted(i, last) and len(i.history) >= 2:  # greeted back: ask after them rather than leave at once
         out += [LineOption(t, U_CANNED, "catch-up") for t in stable_pick(fresh(CATCH_UPS, i), key, 1)]
     stock = says_nothing(i, last)  # "Good for you." answers no "Hi" or "Fine."
-    if not _QUESTION.search(last) and not stock:
+    replies = fresh(replies_to_day(last, i.t), i)
+    out += [LineOption(t, U_DAY_REPLY, "answer:day") for t in stable_pick(replies, key, TEMPLATES_PER_KIND)]
+    if not _QUESTION.search(last) and not stock and not replies:  # a day told has answers of its own
         pool = fresh(SYMPATHY if _SAD.search(last) else FOLLOW_UPS, i)
         out += [LineOption(t, U_FOLLOW_UP, "follow-up") for t in stable_pick(pool, key, TEMPLATES_PER_KIND)]
     return out
+
+
+def asks_for_more(follow_up: str) -> bool:
+    """"How so?", "Tell me more.": a stock follow-up asking for more of what was said."""
+    return "?" in follow_up or "Tell me" in follow_up
 
 
 def day_answers(i: Any, last: str, key: str) -> list[LineOption]:
@@ -283,14 +291,16 @@ def day_answers(i: Any, last: str, key: str) -> list[LineOption]:
 def day_topics(i: Any, last: str) -> list[LineOption]:
     """One's day told unasked, or asking the other about what it is seen doing ("Still reading by the
     bookshelf?"): once greetings are done, after a line that said nothing (news, a worry or a hurt is
-    answered, not talked over), and once a talk."""
+    answered, not talked over) or that told the other's day ("And I've been ..."), and once a talk."""
     day = _day(i)
-    asks_more = last in FOLLOW_UPS and ("?" in last or "Tell me" in last)  # "How so?": more of what one said
+    asks_more = last in FOLLOW_UPS and asks_for_more(last)  # "How so?": more of what one said
     stock = says_nothing(i, last) and not asks_more
     mine = [_plain(h.split(":", 1)[-1]) for h in i.history if h.split(":", 1)[0] == i.speaker]
     told_already = any(_plain(s) in m for s in day.sentences() for m in mine)
-    if len(i.history) < 2 or not stock or told_already:
+    if len(i.history) < 2 or not (stock or tells_day(last)) or told_already:
         return []
+    if tells_day(last):  # heard theirs: one's own told back
+        return [LineOption(and_mine(s), U_DAY, "day") for s in day.sentences()]
     out = [LineOption(s, U_DAY, "day") for s in day.sentences()]
     if day.listener_doing:
         out.append(LineOption(f"Still {day.listener_doing}?", U_CANNED, "ask:doing"))
