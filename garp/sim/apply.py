@@ -175,6 +175,7 @@ class Applier:
             self.log.emit("chat_line", tl, agent=speaker, text=text, chat_id=d.chat_id)
             self.world.say(speaker, text, tl, duration_s=CHAT_LINE_GAP_S * 2)
         end = t + len(d.lines) * CHAT_LINE_GAP_S
+        self.conversations.note_talk(a, b, t)
         self.log.emit("chat_end", end, initiator=a, partner=b, chat_id=d.chat_id, lines=len(d.lines))
         for n in (a, b):
             m = self.minds[n]
