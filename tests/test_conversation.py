@@ -45,8 +45,8 @@ def test_cooldown_is_16_7_game_minutes_per_pair():
 
 def test_a_pair_that_talked_today_waits_longer_each_time():
     """Two coworkers side by side talked every 17 game minutes all day (13 talks in a recorded
-    party_news): each talk held today adds a cooldown before the next; a new day starts afresh,
-    and a save keeps the count."""
+    party_news): each talk held today adds a cooldown before the next, unless one of them has talked
+    with someone else since (news travels); a new day starts afresh, and a save keeps the count."""
     cm = ConversationManager()
     t = 8 * 3600.0
     for held in range(3):
@@ -55,12 +55,14 @@ def test_a_pair_that_talked_today_waits_longer_each_time():
         assert cm.on_cooldown("Arjun", "Erica", t + (held + 2) * COOLDOWN_S - 1)
         assert not cm.on_cooldown("Arjun", "Erica", t + (held + 2) * COOLDOWN_S)
     assert not cm.on_cooldown("Erica", "Dara", t + 1)  # other pairs are not held back
-    again = ConversationManager()
-    again.restore(cm.state())
-    assert again.held_today("Arjun", "Erica", t) == 3
+    saved = ConversationManager()
+    saved.restore(cm.state())
+    assert saved.on_cooldown("Erica", "Arjun", t + 4 * COOLDOWN_S - 1)
+    cm.note_talk("Erica", "Maya", t + 60.0)  # Erica has since talked with someone else: she may have news
+    assert not cm.on_cooldown("Erica", "Arjun", t + COOLDOWN_S)
     tomorrow = 86400.0 + 7 * 3600.0
-    cm.start_cooldown("Erica", "Arjun", tomorrow - 3600.0)
-    assert not cm.on_cooldown("Erica", "Arjun", tomorrow - 3600.0 + COOLDOWN_S)  # a new day: the paper's cooldown
+    saved.start_cooldown("Erica", "Arjun", tomorrow - 3600.0)
+    assert not saved.on_cooldown("Erica", "Arjun", tomorrow - 3600.0 + COOLDOWN_S)  # a new day: the paper's cooldown
 
 
 def test_chat_gate_follows_personality_and_mood():

@@ -26,8 +26,9 @@ from garp.units import DAY_S
 # --- tunables (paper III-A9) -----------------------------------------------------------------
 CHAT_RANGE_PX = 96.0  # interaction range, map pixels (3 tiles)
 COOLDOWN_S = 1002.0  # per-pair cooldown, game seconds (~16.7 game-minutes, III-A9 / Table II)
-# Our rule: each talk a pair has held today adds one more cooldown before their next (17, 33, 50 min...):
-# two coworkers side by side talked every 17 minutes all day, a dozen times over.
+# Our rule: each talk a pair has held today adds one more cooldown before their next (17, 33, 50 min...),
+# unless one of them has since talked with someone else (and may have news): two coworkers side by
+# side talked every 17 minutes all day, a dozen times over.
 GUARD_WINDOW_S = 30 * 60.0  # no chat when a commitment starts within this and the agent is not there yet
 WITHDRAWN_FACTOR = 0.5  # withdrawn agents start chats this much less often (III-A3 mechanism 5)
 WITHDRAWN_VALENCE = -0.4  # valence at or below this counts as withdrawn
@@ -118,7 +119,8 @@ class ConversationManager:
     def __init__(self, *, talk_range_px: float = CHAT_RANGE_PX, cooldown_s: float = COOLDOWN_S) -> None:
         self.talk_range_px, self.cooldown_s = talk_range_px, cooldown_s
         self._last: dict[frozenset, float] = {}
-        self._held: dict[frozenset, tuple[int, int]] = {}  # pair -> (day, talks held that day)
+        self._held: dict[frozenset, tuple[int, int, float]] = {}  # pair -> (day, talks held that day, last one's t)
+        self._talked: dict[str, float] = {}  # agent -> game s of its last talk with anyone
         self._booked: dict[str, str] = {}
         self._bookings: dict[str, Booking] = {}
         self._meetings_held: set[tuple[str, frozenset]] = set()
@@ -128,14 +130,16 @@ class ConversationManager:
     def state(self) -> dict[str, Any]:
         """Cooldowns, bookings, meetings held and the next chat number, as JSON values (a save)."""
         return {"last": [[sorted(pair), t] for pair, t in self._last.items()], "booked": dict(self._booked),
-                "held": [[sorted(pair), day, n] for pair, (day, n) in self._held.items()],
+                "held": [[sorted(pair), day, n, t] for pair, (day, n, t) in self._held.items()],
+                "talked": dict(self._talked),
                 "bookings": {cid: b.model_dump(mode="json") for cid, b in self._bookings.items()},
                 "meetings_held": sorted([cid, sorted(pair)] for cid, pair in self._meetings_held),
                 "next_id": self._peek_id()}
 
     def restore(self, data: dict[str, Any]) -> None:
         self._last = {frozenset(pair): float(t) for pair, t in data["last"]}
-        self._held = {frozenset(pair): (int(day), int(n)) for pair, day, n in data.get("held", [])}  # older saves: none
+        self._held = {frozenset(pair): (int(day), int(n), float(t)) for pair, day, n, t in data.get("held", [])}
+        self._talked = {name: float(t) for name, t in data.get("talked", {}).items()}  # older saves: neither
         self._booked = dict(data["booked"])
         self._bookings = {cid: Booking.model_validate(b) for cid, b in data["bookings"].items()}
         self._meetings_held = {(cid, frozenset(pair)) for cid, pair in data["meetings_held"]}
@@ -160,11 +164,15 @@ class ConversationManager:
 
     def note_talk(self, a: str, b: str, t: float) -> None:
         """The two held a talk at game time `t` (their next waits one cooldown longer today)."""
-        self._held[frozenset((a, b))] = (int(t // DAY_S), self.held_today(a, b, t) + 1)
+        day, n, _ = self._held.get(frozenset((a, b)), (-1, 0, t))
+        self._held[frozenset((a, b))] = (int(t // DAY_S), (n if day == int(t // DAY_S) else 0) + 1, t)
+        self._talked[a] = self._talked[b] = t
 
     def held_today(self, a: str, b: str, t: float) -> int:
-        day, n = self._held.get(frozenset((a, b)), (-1, 0))
-        return n if day == int(t // DAY_S) else 0
+        """Talks the two held today, or 0 when one of them has talked with someone else since."""
+        day, n, last = self._held.get(frozenset((a, b)), (-1, 0, 0.0))
+        since = max(self._talked.get(a, last), self._talked.get(b, last)) > last
+        return n if day == int(t // DAY_S) and not since else 0
 
     # booking (VI-g: a finishing conversation still owns its participants)
     def is_booked(self, name: str) -> bool:
