@@ -305,3 +305,12 @@ def test_a_narrow_hud_bar_drops_whole_parts_not_half_a_word():
     assert narrow.get_width() <= whole.get_width() - 60
     shown = "   ".join(hud.line().split("   ")[:-1])
     assert narrow.get_width() == text.render(shown, 16, T.FG, True).get_width()
+
+
+def test_a_reflection_reads_as_sentences_in_the_event_log():
+    """The log read "Felix reflects: It matters to me to learn to play the guitar.; Ren matters to me."."""
+    from garp.game.log_viewer import format_event
+    ev = {"kind": "reflection", "t": 0.0, "agent": "Felix",
+          "insights": ["It matters to me to learn to play the guitar.", "Ren matters to me", "I like mornings!"]}
+    assert format_event(ev).endswith(
+        "Felix reflects: It matters to me to learn to play the guitar. Ren matters to me. I like mornings!")

@@ -100,7 +100,7 @@ def _state_line(kind: str, ev: dict, who: str) -> str | None:
         when = f" at {vm.hhmm(float(start))}" if isinstance(start, (int, float)) else ""
         return f"{who} commits: {_get(ev, 'what')}{when}" + (f" ({_get(ev, 'place')})" if ev.get("place") else "")
     if kind == "reflection":
-        return f"{who} reflects: " + "; ".join(str(i) for i in (ev.get("insights") or [])[:3])
+        return f"{who} reflects: " + " ".join(_sentence(str(i)) for i in (ev.get("insights") or [])[:3])
     if kind == "trait":
         return f"{who}'s temperament edited: {_get(ev, 'traits') or 'silent'}"
     return None
@@ -247,3 +247,9 @@ class LogViewer:
             else "Search (press /) ..."
         surf = text.render(shown, 15, T.FG if self.search or self.searching else T.FG_DIM)
         surface.blit(surf, (box.x + 8, box.y + (box.height - surf.get_height()) // 2))
+
+
+def _sentence(text: str) -> str:
+    """An insight as a sentence of its own ("Ren matters to me." not "...guitar.; Ren ...")."""
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
