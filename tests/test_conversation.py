@@ -44,7 +44,7 @@ def test_cooldown_is_16_7_game_minutes_per_pair():
 
 
 def test_a_pair_that_talked_today_waits_longer_each_time():
-    """Two coworkers side by side talked every 17 game minutes all day (13 talks in a recorded
+    """Two coworkers side by side talked every 17 game minutes all day (16-17 talks a pair in a recorded
     party_news): each talk held today adds a cooldown before the next, unless one of them has talked
     with someone else since (news travels); a new day starts afresh, and a save keeps the count."""
     cm = ConversationManager()
