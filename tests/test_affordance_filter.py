@@ -146,7 +146,7 @@ def test_real_embeddings_shared_cache_and_sensible_result(embedder):
     out = filter_affordances(hungry, (60, 100), "Maya's House", objects, shared, agent="Maya", stats=stats)
     assert 1 <= len(out) <= CAP and stats["deduped"] < stats["raw"]
     assert out[0].relieves.get("hunger", 0) > 0, [c.description for c in out]
-    unique = {a.description for o in objects for a in o.available_affordances() if a.offered_to(False)}
+    unique = {a.description for o in objects for a in o.available_affordances() if a.offered_to(o.place, None)}
     assert sorted(counting.texts) == sorted(unique)  # each description offered to Maya embedded exactly once
     tired = embedder.embed(["I am exhausted and need to sleep"])[0]
     out2 = filter_affordances(tired, (1560, 100), "Tom's House", objects, shared, agent="Tom")

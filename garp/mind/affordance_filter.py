@@ -94,8 +94,7 @@ def _raw_candidates(objects: list, agent: str | None, x: float, y: float, home: 
     for o in objects:
         mine = agent is not None and agent in getattr(o, "users", {})
         affs = o.affordances if mine or not hasattr(o, "available_affordances") else o.available_affordances()
-        works_here = bool(workplace) and o.place == workplace
-        affs = [a for a in affs if a.offered_to(works_here)]
+        affs = [a for a in affs if a.offered_to(o.place, workplace)]
         own = 1.0 if (home and o.place == home) or (agent and agent in (o.owners or [])) else 0.0
         d = math.hypot(o.x - x, o.y - y)
         for a in affs:

@@ -164,8 +164,9 @@ class ConversationManager:
 
     def note_talk(self, a: str, b: str, t: float) -> None:
         """The two held a talk at game time `t` (their next waits one cooldown longer today)."""
-        day, n, _ = self._held.get(frozenset((a, b)), (-1, 0, t))
-        self._held[frozenset((a, b))] = (int(t // DAY_S), (n if day == int(t // DAY_S) else 0) + 1, t)
+        pair, today = frozenset((a, b)), int(t // DAY_S)
+        day, n, _ = self._held.get(pair, (today, 0, t))
+        self._held[pair] = (today, (n if day == today else 0) + 1, t)
         self._talked[a] = self._talked[b] = t
 
     def held_today(self, a: str, b: str, t: float) -> int:

@@ -123,10 +123,12 @@ def replies_to_day(line: str, t: float) -> list[str]:
         out += ["Oh, don't let me keep you from it.", "Sorry to catch you in the middle of it."]
     if _HEARD_EARLIER.search(line):
         part = part_of_day(t)
-        out += [f"Sounds like a full {part}.", f"You've had quite {'an' if part[0] in 'aeiou' else 'a'} {part} already."]
+        article = "an" if part[0] in "aeiou" else "a"  # "an afternoon", "an evening", "a morning"
+        out += [f"Sounds like a full {part}.", f"You've had quite {article} {part} already."]
     if ahead := _HEARD_NEXT.search(line):
         soon = (parse_hhmm(ahead[1]) or 0.0) - t % DAY_S <= SOON_S
-        out += ["Not long now, then.", "Oh, that's soon."] if soon else ["Sounds like a plan.", "A busy day ahead, then."]
+        out += ["Not long now, then.", "Oh, that's soon."] if soon else ["Sounds like a plan.",
+                                                                          "A busy day ahead, then."]
     return out
 
 

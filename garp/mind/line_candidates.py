@@ -269,11 +269,6 @@ def answers(i: Any, last: str) -> list[LineOption]:
     return out
 
 
-def asks_for_more(follow_up: str) -> bool:
-    """"How so?", "Tell me more.": a stock follow-up asking for more of what was said."""
-    return "?" in follow_up or "Tell me" in follow_up
-
-
 def day_answers(i: Any, last: str, key: str) -> list[LineOption]:
     """One's day told when asked what one is up to, or after a stock reply to "How are you?"."""
     day = _day(i).sentences()
@@ -293,13 +288,14 @@ def day_topics(i: Any, last: str) -> list[LineOption]:
     bookshelf?"): once greetings are done, after a line that said nothing (news, a worry or a hurt is
     answered, not talked over) or that told the other's day ("And I've been ..."), and once a talk."""
     day = _day(i)
-    asks_more = last in FOLLOW_UPS and asks_for_more(last)  # "How so?": more of what one said
+    asks_more = last in FOLLOW_UPS and ("?" in last or "Tell me" in last)  # "How so?": more of what one said
     stock = says_nothing(i, last) and not asks_more
+    theirs = tells_day(last)
     mine = [_plain(h.split(":", 1)[-1]) for h in i.history if h.split(":", 1)[0] == i.speaker]
     told_already = any(_plain(s) in m for s in day.sentences() for m in mine)
-    if len(i.history) < 2 or not (stock or tells_day(last)) or told_already:
+    if len(i.history) < 2 or not (stock or theirs) or told_already:
         return []
-    if tells_day(last):  # heard theirs: one's own told back
+    if theirs:  # heard theirs: one's own told back
         return [LineOption(and_mine(s), U_DAY, "day") for s in day.sentences()]
     out = [LineOption(s, U_DAY, "day") for s in day.sentences()]
     if day.listener_doing:

@@ -35,7 +35,7 @@ def routine_object(world: Any, mind: AgentMind, description: str, may_use: MayUs
     found = [(mind.name not in (o.owners or []), (o.x - body.x) ** 2 + (o.y - body.y) ** 2, o.id, o, a)
              for o in world.objects.in_place(body.place) if may_use(o, mind)
              for a in o.available_affordances()
-             if set(a.verb.split()) <= words and a.offered_to(o.place == mind.persona.workplace)]
+             if set(a.verb.split()) <= words and a.offered_to(o.place, mind.persona.workplace)]
     return min(found)[3:] if found else None
 
 

@@ -46,9 +46,9 @@ class Affordance(BaseModel):
         default=None, description="staff: offered only to those who work at the object's place (serving, the till); "
                                   "customer: only to those who do not (ordering, paying); none: to everyone")
 
-    def offered_to(self, works_here: bool) -> bool:
-        """Whether someone who works (or does not work) at the object's place is offered this."""
-        return self.role is None or (self.role == "staff") == works_here
+    def offered_to(self, place: str | None, workplace: str | None) -> bool:
+        """Whether someone working at `workplace` (None: nowhere) is offered this at an object in `place`."""
+        return self.role is None or (self.role == "staff") == (bool(workplace) and place == workplace)
 
     @model_validator(mode="after")
     def _amounts(self) -> "Affordance":
