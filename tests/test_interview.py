@@ -274,7 +274,7 @@ def test_interview_answers_what_the_character_will_do_from_the_day_plan_it_remem
 def test_a_question_names_the_detail_an_answer_must_hold():
     """A kin's name, a thing's name, a price and a count are details of their own: a memory with some
     other name or number in it does not hold them."""
-    from garp.mind.interview import asked_type, states_type
+    from garp.mind.answer_kind import asked_type, states_type
 
     assert asked_type("What's your mum's name?") == "kin:mother"
     assert states_type("I talked with my sister Elsie over dinner.", "kin:sister")
@@ -282,8 +282,10 @@ def test_a_question_names_the_detail_an_answer_must_hold():
     assert not states_type("I worry that my mother forgets her tablets.", "kin:mother")
     assert asked_type("What's the name of the place you work?") == "title"
     assert states_type("I work as a gardener at Willowbank Market Garden.", "title")
-    assert asked_type("How much do you charge for a veg box?") == "price"
-    assert not states_type("I packed thirty veg boxes.", "price") and states_type("A box costs ten pounds.", "price")
+    price = asked_type("How much do you charge for a veg box?")
+    assert price == "price:box veg"
+    assert not states_type("I packed thirty veg boxes.", price) and states_type("A box costs ten pounds.", price)
+    assert not states_type("I paid eleven pounds for a tub of styling wax.", asked_type("How much rent do you pay?"))
     assert asked_type("How many acres is the garden?") == "count:acr"
     assert not states_type("I took the garden on twenty years ago.", asked_type("How many acres is the garden?"))
     assert states_type("I discovered my bicycle had been stolen from the rack outside the clinic.", "place")
@@ -295,10 +297,54 @@ def test_a_question_names_the_detail_an_answer_must_hold():
     assert asked_type("Who called you this morning?") == "name"  # a phone call, not a name
 
 
+def test_a_detail_of_a_thing_the_memory_only_mentions_is_not_in_it():
+    """Asked the flavour, colour, make or name of something a memory mentions plainly ("a tin of cat food"),
+    the memory does not hold the answer; the one the question names is not who it asks for, and a meal
+    eaten at another time is not the one asked about. These were "I don't recall" questions answered with
+    the memory on their topic."""
+    from garp.mind.answer_kind import asked_type, states_type
+
+    flavour = asked_type("What flavour of cat food did you pick up at the corner shop?")
+    assert flavour == "quality:cat food"
+    assert not states_type("I walked to the corner shop and bought stamps, a pint of milk and a tin of cat food.", flavour)
+    assert states_type("I bought two tins of salmon cat food.", flavour)
+    assert asked_type("What kind of car do you drive?") == "sort:car"  # a habit: a source need not name the car
+    assert states_type("I drive my old blue Ford to work.", "sort:car")
+    assert not states_type("I found Pickle the cat asleep in the basket.", flavour)  # a thing met must be named
+    assert states_type("I prefer linen thread to cotton.", asked_type("Which kind of sewing thread do you favour?"))
+    assert asked_type("What kind of person are you?") is None  # the self source answers it
+    city = asked_type("Which city does your son live in?")
+    assert not states_type("My husband Walter died six years ago, and my only son lives far away in the city.", city)
+    assert states_type("My son moved to Leeds for work.", city)
+    venue = asked_type("Which venue is it that Sam has his heart set on?")
+    assert not states_type("I wonder if we can really afford the wedding venue Sam likes.", venue, asked=frozenset({"sam"}))
+    colour = asked_type("What colour were the kittens?")
+    assert not states_type("I weighed a litter of six kittens found behind the supermarket.", colour)
+    assert states_type("I fed the two ginger kittens.", colour)
+    who = asked_type("Who's been pinching water from Mrs Pinto?")
+    assert not states_type("I talked with Mrs Pinto, who said someone took water from her butt.", who, asked=frozenset({"pinto"}))
+    assert asked_type("Who is Yuki?") is None  # asks about the one it names, who is in the answer
+    age = asked_type("How old is Gareth going to be?")
+    assert not states_type("Gareth told me he is coming home on leave for two weeks in March.", age)
+    assert states_type("I posted a card to my granddaughter Isla, who is turning twelve.", age)
+    breakfast = asked_type("What did you have for breakfast yesterday?")
+    assert not states_type("I cooked a pot of chickpea curry for dinner.", breakfast)
+    assert states_type("I had porridge with honey for breakfast.", breakfast)
+    assert states_type("I had porridge with honey.", breakfast)
+    mark = asked_type("What mark did you get for the history essay?")
+    assert not states_type("I stayed up until 1:00 finishing my history essay.", mark)
+    assert states_type("I got seventeen out of twenty for the essay.", mark) and states_type("I got a B+.", mark)
+    title = asked_type("What's the title of the moth book you're reading?")
+    assert not states_type("I read two chapters of a library book about moths.", title)
+    amplifier = asked_type("What make is the amplifier you bought?")
+    assert not states_type("I bought a second-hand amplifier for eighty pounds.", amplifier)
+    assert states_type("I bought a Marshall amplifier.", amplifier)
+
+
 def test_a_favourite_needs_a_liking_and_when_asks_only_as_a_question_word():
     """"What's your favourite flower?" is not answered by a memory that only mentions flowers; "when" inside
     "what do you do when a friend is scared" asks no time; dates, seasons and spans are times."""
-    from garp.mind.interview import asked_type, states_type
+    from garp.mind.answer_kind import asked_type, states_type
 
     assert asked_type("What's your favourite flower?") == "liking"
     assert asked_type("What sort of day do you like best?") == "liking"

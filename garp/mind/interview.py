@@ -19,6 +19,9 @@ from pydantic import BaseModel, Field
 import numpy as np
 
 from garp.engine.lmfunction import Candidate, LMFunction, chat
+from garp.mind.answer_kind import (FAMILY_WORDS, GENERIC_VERBS, KIN_PATTERN, KIN_SAME, MEAL_SAME, SELF_ASKED, STOPWORDS,
+                                    TIME_WORDS, asked_type, asks_about_past, kin_role, named_people, proper_names,
+                                    states_type, stem, word_list)
 from garp.mind.commitments import hhmm
 from garp.mind.day_record import GO, MEALS, Done, covers, doing_now, meals_had, progressive, said, told, woke_at
 from garp.mind.first_person import first_person, memory_in_first_person, pronoun_in
@@ -53,6 +56,7 @@ NAME_PENALTY = 1.0     # a source without a name (a title) when the question ask
 PERSON_PENALTY = 0.4   # a source not naming the person the question names ("Who is Yuki?")
 DAY_ITEMS = 12         # the latest things done today offered as sources
 SUMMARY_ITEMS = 4      # things done (the longest) a source telling part of the day names
+FELT = ("thought", "preference")  # memories that hold, not happen: no answer to "What did you have for breakfast?"
 RECORDED = ("memory", "day")  # sources that happened at a time: memories and today's doings
 MIN_COSINE = 0.3       # raw similarity below which a memory is not treated as on topic
 RECALL_FLOOR = 0.41    # rank mode: the utility of "I don't recall" (an answer's fit must beat it; tuned on
@@ -70,7 +74,6 @@ MAX_ANSWER_CHARS = 280  # output field cap (keeps the grammar small and the answ
 MAX_QUESTION_CHARS = 300
 MIN_ANSWER_WORDS = 3   # shorter replies are echoes or fragments
 ECHO_OVERLAP = 0.7     # share of answer words found in the question (or a voice line) that makes it a copy
-STEM_CHARS = 5         # prefix length for matching content words ("records" ~ "record")
 DEFAULT_EMOTION = "neutral"
 
 FALLBACK_ANSWER = "I'm sorry, I don't recall that."
@@ -129,30 +132,9 @@ class InterviewInputs:
     personality: str = ""  # the short personality text the ranking prompt carries
 
 
-_WORD = re.compile(r"[a-z']+")
-STOPWORDS = frozenset(
-    "the a an and or but of to in on at for with from by about as is are was were be been am i you he she it we "
-    "they me my your his her its our their this that these those what which who whom why how when where do does "
-    "did have has had not no so very just really too also there here then than into out up down over can could "
-    "would should will shall may might must i'm i've i'd you're it's that's don't didn't".split())
-
-
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
-
-
-_SUFFIX = re.compile(r"(?<=\w{4})(ies|ied|ying|ing|ed)$|(?<=\w{3})(?<!s)(s)$")  # "living" stays, not "live"
-_SUFFIX_AS = {"ies": "y", "ied": "y", "ying": "y"}  # "worries", "worried", "worrying" ~ "worry"
-
-
-def _stem(word: str) -> str:
-    """A word without its inflection, cut to STEM_CHARS letters ("records" ~ "record", "worries" ~ "worrying")."""
-    return _SUFFIX.sub(lambda m: _SUFFIX_AS.get(m.group(1) or "", ""), word).removesuffix("e")[:STEM_CHARS]
-
-
 def _stems(text: str) -> set[str]:
     """Content-word stems for a cheap groundedness test."""
-    return {_stem(w) for w in _words(text) if len(w) >= 4 and w not in STOPWORDS}
+    return {stem(w) for w in word_list(text) if len(w) >= 4 and w not in STOPWORDS}
 
 
 def _overlap(answer: list[str], other: list[str]) -> float:
@@ -205,15 +187,15 @@ class InterviewAnswer(LMFunction[InterviewInputs, Utterance]):
         and a factual answer must be a source as said or rest on the record (share a content word with the
         memories, the self-description or the sources), so a ranked source is never refused as ungrounded."""
         text = first_sentences(_unwrapped(out.utterance.strip()))
-        words = _words(text)
+        words = word_list(text)
         if len(words) < MIN_ANSWER_WORDS:
             raise ValueError("answer too short")
         low = text.lower()
         if "as an ai" in low or "language model" in low:
             raise ValueError("answer breaks character")
-        if _overlap(words, _words(inputs.question)) >= ECHO_OVERLAP:
+        if _overlap(words, word_list(inputs.question)) >= ECHO_OVERLAP:
             raise ValueError("answer echoes the question")
-        if any(_overlap(words, _words(v)) >= ECHO_OVERLAP for v in inputs.speech):
+        if any(_overlap(words, word_list(v)) >= ECHO_OVERLAP for v in inputs.speech):
             raise ValueError("answer copies a voice exemplar")
         if text == FALLBACK_ANSWER:
             return Utterance(utterance=text)
@@ -395,7 +377,7 @@ def not_done_source(done: tuple[Done, ...], question: str, t: float,
     m = _MEAL_CHECK.search(question)
     if m is None or _before_today(time_window(question, t), t):  # "last night": not today's record
         return []
-    meal = _MEAL_SAME.get((m.group("meal") or "").lower(), (m.group("meal") or "").lower())
+    meal = MEAL_SAME.get((m.group("meal") or "").lower(), (m.group("meal") or "").lower())
     had, hour = meals_had(done), (t % DAY_S) / 3600.0
     lo, hi = next(((lo, hi) for lo, hi, name in MEALS if name == meal), (0.0, 24.0))
     if (meal in had if meal else had) or not covers(done, t - t % DAY_S + lo * 3600.0):
@@ -429,7 +411,7 @@ def woke_source(done: tuple[Done, ...], question: str, t: float) -> list[UsedMem
 def self_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
     """Who the character is, when asked to say ("Tell me about yourself"): its work and the first sentence of
     its personality, in the first person (no one fact of the self-description says it)."""
-    if not _SELF_ASKED.search(question):
+    if not SELF_ASKED.search(question):
         return []
     p = mind.persona
     nature = first_person(sentences(p.personality)[0], p.name, pronouns=True) if p.personality else ""
@@ -456,7 +438,7 @@ def relation_source(mind: Any, question: str, t: float) -> list[UsedMemory]:
         return [told_source(text, "state:friends", t)]
     if not _OPINION_ASKED.search(question):
         return []
-    asked = _named_people(question, mind.persona.name)
+    asked = named_people(question, mind.persona.name)
     return [told_source(text, "state:relation", t)
             for r in rels.values() if r.name.lower() in asked for text in [relation_said(r)]]
 
@@ -512,6 +494,7 @@ class QuestionCues:
     who_talked: bool = False  # "Who did you talk to today?": only a conversation (or having had none) answers
     frames: tuple[re.Pattern, ...] = ()  # what a source telling the asked kind of happening says (_FRAMES)
     people: frozenset[str] = frozenset()  # who the question names, lower case
+    proper: frozenset[str] = frozenset()  # every name in the question (people and places): not its answer
     roles: frozenset[str] = frozenset()  # what they are to the character ("mum" for Noor), from the persona
     habitual: bool = False     # "these days": a habit holds then, though the question names a time
     open_recall: bool = False  # "What did you do this morning?": anything done then answers
@@ -544,12 +527,12 @@ async def interview_sources(mind: Any, question: str, t: float, doing: Any = Non
     forms = list(dict.fromkeys(f for f in (question, named, as_statement(named)) if f))
     vecs = await mind.memory.embedder.aembed(forms + [u.spoken for u in used])
     window = time_window(question, t)
-    asked = _named_people(question, name)
+    asked = named_people(question, name)
     cues = QuestionCues(tuple(_unit(v) for v in vecs[:len(forms)]), asked_type(question), asks_about_past(question),
                         asks_about_history(question), window, frozenset(_stems(named)), speaker=name,
                         open_recall=window is not None and not topic_words(question),
                         about_talk=bool(_TALK.search(question)), frames=asked_frames(question, people),
-                        people=frozenset(asked), roles=frozenset(r for r, who in people.items() if who.lower() in asked),
+                        people=frozenset(asked), proper=frozenset(proper_names(named, name) | asked), roles=frozenset(r for r, who in people.items() if who.lower() in asked),
                         habitual=bool(_HABITUAL.search(question)), who_talked=bool(_WHO_TALKED.search(question)))
     for u, v in zip(used, vecs[len(forms):]):
         _adjust(u, _unit(v), cues)
@@ -601,12 +584,14 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     dated = u.source in RECORDED and u.created is not None
     inside = window is not None and dated and window[0] <= u.created <= window[1]  # type: ignore[operator]
     history = cues.history and u.source == "persona:background"
-    by_name = bool(cues.people & _named_people(u.spoken, cues.speaker))
+    by_name = bool(cues.people & named_people(u.spoken, cues.speaker))
     penalty = (PAST_PENALTY if cues.past and habit and u.source != "persona:background" else 0.0) \
-        + (_type_penalty(cues.want) if cues.want and not states_type(u.spoken, cues.want, cues.speaker) else 0.0) \
+        + (_type_penalty(cues.want) if cues.want and not states_type(u.spoken, cues.want, cues.speaker, cues.proper)
+           else 0.0) \
         + (PERSON_PENALTY if cues.people and not (by_name or names_role(u.spoken, cues.roles)) else 0.0) \
         + (OUT_OF_WINDOW if window is not None and (timed or habit and not cues.habitual) and not inside else 0.0) \
-        + (TYPE_PENALTY if cues.who_talked and u.kind != "chat" and u.source != "day" else 0.0)
+        + (TYPE_PENALTY if cues.who_talked and u.kind != "chat" and u.source != "day" else 0.0) \
+        + (TYPE_PENALTY if cues.past and (cues.want or "").startswith("meal") and u.kind in FELT else 0.0)
     lexical = len(cues.stems & _stems(u.spoken)) / len(cues.stems) if cues.stems else 0.0
     answers_open = u.kind == "chat" if cues.about_talk else u.kind in ("event", "chat")
     when = (W_OPEN_RECALL if cues.open_recall and answers_open else W_WHEN) * float(inside)
@@ -622,16 +607,7 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     u.score = fit + tie_break
 
 
-FAMILY_WORDS = ("partner", "wife", "husband", "daughter", "son", "mother", "mum", "father", "dad", "brother",
-                "sister", "grandmother", "grandfather", "grandson", "granddaughter", "aunt", "uncle", "cousin",
-                "niece", "nephew")
-KIN_WORDS = FAMILY_WORDS + ("children", "child", "kids", "grandchildren", "grandchild", "grandkids", "mam", "boy",
-                            "lad", "girl", "lass", "hubby", "missus", "friend", "neighbour", "neighbor",
-                            "boss", "housemate", "flatmate", "girlfriend", "boyfriend", "fiance", "fiancee",
-                            "colleague", "apprentice", "landlord", "teacher")
-_KIN = "|".join(KIN_WORDS)
-_MY_KIN = re.compile(rf"\bmy ({_KIN})\b", re.I)
-_KIN_NAMED = re.compile(rf"\b({_KIN})s?\b,?\s+([A-Z][a-z]+)")
+_KIN_NAMED = re.compile(rf"\b({KIN_PATTERN})s?\b,?\s+([A-Z][a-z]+)")
 
 
 def relations(persona: Any) -> dict[str, str]:
@@ -642,7 +618,7 @@ def relations(persona: Any) -> dict[str, str]:
         for m in _KIN_NAMED.finditer(getattr(persona, fld, "") or ""):
             found.setdefault(m.group(1).lower(), m.group(2))
     for rel in getattr(persona, "relationships", []) or []:
-        for role in re.findall(rf"\b({_KIN})\b", rel.note.lower()):
+        for role in re.findall(rf"\b({KIN_PATTERN})\b", rel.note.lower()):
             found.setdefault(role, rel.name)
     return found
 
@@ -652,7 +628,7 @@ def name_relations(question: str, people: dict[str, str]) -> str:
     def named(m: re.Match) -> str:
         who = people.get(m.group(2).lower())
         return f"{m.group(0)} {who}" if who and who.lower() not in question.lower() else m.group(0)
-    return re.sub(rf"\b(your|you're|ur)\s+({_KIN})\b", named, question, flags=re.I)
+    return re.sub(rf"\b(your|you're|ur)\s+({KIN_PATTERN})\b", named, question, flags=re.I)
 
 
 _AUX = r"(did|do|does|are|is|were|was|have|has|can|could|will|would)"
@@ -676,37 +652,14 @@ def as_statement(question: str) -> str:
     return " ".join(out)
 
 
-_PLACE_WORDS = frozenset("at in on near behind inside outside".split())
-
-
-def person_names(text: str, own_name: str = "") -> list[str]:
-    """Capitalised words inside the sentence that may name a person: not "I", a day, a month or
-    "Mum", not the speaker, and not a place ("at Hobbs Cafe", "in Erica's House")."""
-    skip = NOT_NAMES | {own_name.lower(), f"{own_name.lower()}'s"}
-    words, names, place = text.split(), [], False
-    for before, word in zip(words, words[1:]):
-        core = word.strip(".,;:!?'\"")
-        # a place runs from "at"/"in"... over articles and capitalised words, to the first other word
-        continues = before.lower() in _PLACE_WORDS or (place and not before.endswith((",", ";", ".")))
-        place = continues and (core[:1].isupper() or core.lower() in ("the", "my", "a"))
-        if core[:1].isupper() and not place and core.lower() not in skip:
-            names.append(core)
-    return names
-
-
-def _named_people(text: str, own_name: str) -> set[str]:
-    return {n.lower().removesuffix("'s") for n in person_names(text, own_name)}
-
-
 _TALK = re.compile(r"\b(talk(ed|ing)?|chat(ted|ting)?|spoke|speak(ing)?|conversations?|told|tell|said|say)\b", re.I)
-GENERIC_VERBS = frozenset("do doing done did been happen happened happening going spend spent busy".split())
 
 
 def topic_words(question: str) -> set[str]:
     """What the question is about beyond a time and a generic or talking verb: {} for "What did you do
     today?" and for "Who did you talk to today?"."""
-    return {w for w in _words(question) if len(w) >= 4 and w not in STOPWORDS and w not in GENERIC_VERBS
-            and not _TALK.fullmatch(w) and not _TIME_WORDS.fullmatch(w)
+    return {w for w in word_list(question) if len(w) >= 4 and w not in STOPWORDS and w not in GENERIC_VERBS
+            and not _TALK.fullmatch(w) and not TIME_WORDS.fullmatch(w)
             and not re.fullmatch(r"this|last|earlier|lately|recently", w)}
 
 
@@ -731,7 +684,7 @@ _FRAMES = (  # (a question asks about this kind of happening, a source tells of 
      r"\b(break-?ins?|broke into|burgl\w*|stolen|stole|thie\w*|theft|police|vandal\w*)\b"),
     (r"\b(have you )?(seen|see|saw|met|meet|run into|ran into|bump(ed)? into|visitors?|any company)\b",
      r"\b(saw|sees|met|meets|visited|ran into|bumped into|talked with|chatted with)\b"),
-    (r"\b(for a living|(your|for) (job|work|trade|line of work)|what do you do\b(?! (on|at|in|after|when|for fun|with|to|"
+    (r"\b((for|earn|make) a living|(a|your) job|(your|for) (job|work|trade)|line of work|what do you do\b(?! (on|at|in|after|when|for fun|with|to|"
      r"about|if))|what's your job|do you work|still at school|retired)\b", r"^persona:occupation\b"),
     (r"\b(live with|lives with you|share (a|the|your) (house|home|flat)|house ?mates?|flatmates?|who else lives)\b",
      r"^persona:(home|background)\b.*\b(with|share|shares)\b"),
@@ -756,10 +709,10 @@ def asked_frames(question: str, people: dict[str, str] | None = None) -> tuple[r
     """What a source telling the kind of happening the question asks about says (a worry, a hurt, a loss),
     or the relative it asks about ("How's your sister?": "sister", or her name when `people` knows it)."""
     frames = [re.compile(says, re.I) for asks, says in _FRAMES if re.search(asks, question, re.I)]
-    kin = {_kin(k) for k in re.findall(rf"\byour ({_KIN})\b", question, re.I)}
+    kin = {kin_role(k) for k in re.findall(rf"\byour ({KIN_PATTERN})\b", question, re.I)}
     kin |= set(FAMILY_WORDS) if re.search(r"\bfamily\b", question, re.I) else set()
-    words = kin | {w for w, same in _KIN_SAME.items() if same in kin} | \
-        {who for role, who in (people or {}).items() if _kin(role) in kin}
+    words = kin | {w for w, same in KIN_SAME.items() if same in kin} | \
+        {who for role, who in (people or {}).items() if kin_role(role) in kin}
     return tuple(frames + ([re.compile(rf"\b({'|'.join(sorted(words))})\b", re.I)] if words else []))
 
 
@@ -817,130 +770,21 @@ _AHEAD = re.compile(rf"\b(going to|gonna|will you|plans?|planning|{_LATER}|"
 _AHEAD_WINDOWS = ((r"\btonight|this evening\b", (17.0, 24.0), "this evening"),
                   (r"\bthis afternoon\b", (12.0, 18.0), "this afternoon"))
 _TOMORROW = re.compile(r"\btomorrow\b", re.I)
-# past tense only: unlike _PAST, "today" and "this morning" may ask about now ("How are you feeling today?")
-_SELF_ASKED = re.compile(r"\b(about yourself|who are you|introduce yourself|describe yourself|what are you like|"
-                         r"what kind of person|your personality)\b", re.I)
 _DOING_ASKED = re.compile(r"\bwhat(?: are|'re) you (doing|up to)\b", re.I)
 _MEAL_CHECK = re.compile(r"\b(have|did) you (had|have|eaten|eat|got)\b[^?]*?"
                          r"\b(?P<meal>breakfast|lunch|dinner|supper|tea)\b|\bhave you (eaten|had anything to eat)\b", re.I)
-_MEAL_SAME = {"supper": "dinner", "tea": "dinner"}
 _YES_NO = re.compile(r"^\s*(have|has|had|did|do|does|are|is|were|was)\b", re.I)
 _WOKE_ASKED = re.compile(r"\b(what time|when) did you (get up|wake|get out of bed|rise)\b|\bwhat time were you up\b",
                          re.I)
 _WHO_TALKED = re.compile(r"\bwho (did|have|had) you (talk|talked|speak|spoke|spoken|chat|chatted)\b", re.I)
 _HABITUAL = re.compile(r"\b(these days|nowadays|usually|normally)\b", re.I)
 _DONE_ASKED = re.compile(r"\b(did|had|was|were|went|ate|been|spent|have you (done|had|seen|met|eaten)|so far|earlier)\b", re.I)
+# past tense only: unlike `asks_about_past`, "today" and "this morning" may ask about now ("How are you feeling today?")
 _FELT_THEN = re.compile(r"\b(did|were|was|had|felt|yesterday|last|earlier|ago)\b", re.I)
-_PAST = re.compile(r"\b(did|were|was|had|happened|went|today|yesterday|last (night|week)|this (morning|afternoon)|"
-                   r"earlier|ago)\b", re.I)
-# "when" asks a time opening the question or before a verb, not in "What do you do when a friend is scared?"
-_TYPE_QUESTIONS = (("name", re.compile(r"\b(who|whom|whose|called)\b", re.I)),  # "name": _CALLED, first
-                   ("time", re.compile(r"^(?:(?:so|and|but|then|well|ok|okay),?\s+)?when\b|"
-                                       r"\bwhen (?:is|are|was|were|did|do|does|will|would|can|could|shall|should|has|have)\b|"
-                                       r"\b(what time|what day|which day|how long)\b", re.I)),
-                   ("number", re.compile(r"\b(how (much|many|old|far|big|tall|heavy)|what (price|dose|size))\b", re.I)),
-                   ("place", re.compile(r"\bwhere\b", re.I)))
-_CALLED = re.compile(r"\bnames?\b|\bcalled\s*\??\s*$", re.I)  # "Who called you?" asks no name
-_PRICE_ASKED = re.compile(r"\bhow much\b.*\b(charge|cost|pay|price|sell|spend|earn)|\bwhat price\b", re.I)
-_MONEY = re.compile(r"[£$€]\s?\d|\b(pounds?|pence|p|dollars?|cents?|euros?|shillings?|quid|bucks|coins?)\b", re.I)
-_MEAL_ASKED = re.compile(r"\b(what did you (have|eat)\b(?!.* (with|on))|(have|eat|ate) for (breakfast|lunch|dinner|supper)|"
-                         r"what(?:'s| is) for (breakfast|lunch|dinner|supper))", re.I)
-_FOOD = re.compile(r"\b(ate|eat|eats|eating|had (breakfast|lunch|dinner|supper|a snack|a meal)|breakfast|lunch|dinner|"
-                   r"supper|snacks?|cooked|meal|soup|sandwich|bread|toast|porridge|eggs?|cake|pie|stew|salad|pastr\w*|"
-                   r"fish|chips|noodles|rice|pasta|curry|roast|fruit|apples?)\b", re.I)
-_COUNT_ASKED = re.compile(r"\bhow many (\w+)", re.I)
-_LIKING_ASKED = re.compile(r"\bfavou?rite\b|\b(like|love|enjoy) (\w+ )?(best|most)\b|\bprefer\b", re.I)
-_LIKING = re.compile(r"\b(favou?rites?|lov(e|es|ed|ing)|lik(e|es|ed|ing)|prefer(s|red)?|enjoy(s|ed|ing)?|fond|"
-                     r"best|happ(y|ier|iest)|adore[sd]?|delight\w*|can't resist)\b", re.I)
-_KIN_NAME_ASKED = re.compile(rf"\byour ({_KIN})(?:'s?)? (?:names?|called)\b|\bname of your ({_KIN})\b|"
-                             rf"\bwhat(?:'s| is| was) your ({_KIN}) called\b", re.I)
-_THING_NAME_ASKED = re.compile(r"\bname of (?:the|your|that|this) (\w+)|"
-                               r"\bwhat(?:'s| is| was) (?:the|your) (\w+) called\b", re.I)
-_KIN_SAME = {"mum": "mother", "mom": "mother", "mam": "mother", "dad": "father", "neighbor": "neighbour", "boy": "son",
-             "lad": "son", "girl": "daughter", "lass": "daughter", "hubby": "husband", "missus": "wife"}
-WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
-MONTHS = "january february march april may june july august september october november december".split()
-_CLOCK_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
-_TIME_WORDS = re.compile(r"\b(\d{1,2}(:\d\d)?\s*(am|pm)?|noon|midnight|mornings?|afternoons?|evenings?|nights?|tonight|"
-                         r"tomorrow|yesterday|today|weeks?|months?|years?|decades?|ago|since|spring|summer|autumn|"
-                         rf"fall|winter|weekends?|{'|'.join(d + 's?' for d in WEEKDAYS)}|"
-                         rf"{'|'.join(m for m in MONTHS if m != 'may')}|o'clock|minutes?|hours?|days?|"  # "may": a verb
-                         rf"(?:at|by|from|until|till|before|after) (?:{_CLOCK_WORDS})(?: (?:thirty|fifteen|o'clock))?)\b",
-                         re.I)
-_WHEN_NOUNS = (r"(end|start|beginning|middle|morning|afternoon|evening|night|moment|weekend|week|month|year|day|"
-               rf"time|minute|hour|{'|'.join(w.capitalize() for w in WEEKDAYS + MONTHS)})s?\b")
-_PLACE = re.compile(r"\b(at|in|on|near|behind|by|from|to|outside|inside)\s+"  # not a time: "at the end of the month"
-                    rf"(?!(?:(?:the|my|his|her|their|a)\s+)?{_WHEN_NOUNS})"
-                    r"((the|my|his|her|their|a)\s+\w+|[A-Z]\w+|town|home)")
-_WORD_KEEP = re.compile(r"[A-Za-z']+")
-NOT_NAMES = frozenset("i i'm i'd i've i'll mum mom dad mr mrs ms dr".split() + WEEKDAYS + MONTHS)
-_NUMBER = re.compile(rf"\b(\d+|{_CLOCK_WORDS}|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen|half)\b",
-                     re.I)
-
-
-def asks_about_past(question: str) -> bool:
-    """A question about an event ("What did you eat today?"), not about a habit or a trait."""
-    return bool(_PAST.search(question))
-
-
-def asked_type(question: str) -> str | None:
-    """What an answer must contain: 'name' (who), 'name:called' (what someone is called), 'kin:<role>' (your
-    sister's name), 'title' (the name of a thing: the ship, the place you work), 'time' (when), 'price' (how
-    much does it cost), 'count:<stem>' (how many acres), 'liking' (your favourite flower), 'number' (how
-    old), 'place' (where) or 'meal' (what did you eat)."""
-    if m := _KIN_NAME_ASKED.search(question):
-        return "kin:" + _kin(next(g for g in m.groups() if g))
-    if (m := _THING_NAME_ASKED.search(question)) and next(g for g in m.groups() if g).lower() not in KIN_WORDS:
-        return "title"
-    if _PRICE_ASKED.search(question):
-        return "price"
-    if m := _COUNT_ASKED.search(question):
-        return "count:" + _stem(m.group(1).lower())
-    if _CALLED.search(question):
-        return "name:called"
-    if _LIKING_ASKED.search(question):
-        return "liking"
-    return next((kind for kind, rx in _TYPE_QUESTIONS if rx.search(question)), None) or \
-        ("meal" if _MEAL_ASKED.search(question) else None)
-
-
-def _kin(word: str) -> str:
-    return _KIN_SAME.get(word.lower(), word.lower())
 
 
 def _type_penalty(want: str) -> float:
     return NAME_PENALTY if want in ("name:called", "title") or want.startswith("kin:") else TYPE_PENALTY
-
-
-def states_type(text: str, kind: str, own_name: str = "") -> bool:
-    """Whether `text` contains the kind of thing a question asked for (`asked_type`)."""
-    kind, _, detail = kind.partition(":")
-    if kind == "name":  # a person by name, or by role ("my uncle") unless the question asks what they are called
-        return bool(person_names(text, own_name) or (detail != "called" and _MY_KIN.search(text)))
-    if kind == "kin":
-        return names_kin(text, detail, own_name)
-    if kind == "title":  # any proper name past the first word
-        return any(w[:1].isupper() and w not in ("I", own_name) for w in text.split()[1:])
-    if kind == "place":  # "at the Fox Inn", "in town", "on Market Street", "outside the clinic"
-        return bool(_PLACE.search(text))
-    if kind == "meal":  # "What did you have for breakfast?" needs something eaten
-        return bool(_FOOD.search(text))
-    if kind == "liking":  # "What's your favourite flower?" needs a source saying what the character likes
-        return bool(_LIKING.search(text))
-    if kind == "price":
-        return bool(_MONEY.search(text) and _NUMBER.search(text))
-    if kind == "count":  # a number counting the asked thing: "forty acres", "12 jars of honey"
-        return any(_stem(w) == detail for m in _NUMBER.finditer(text) for w in _words(text[m.end():])[:3])
-    return bool((_TIME_WORDS if kind == "time" else _NUMBER).search(text))
-
-
-def names_kin(text: str, role: str, own_name: str = "") -> bool:
-    """Whether `text` names the speaker's `role` ("my sister Elsie", "Elsie, my sister"): the role right
-    after "my", a proper name within three words of it."""
-    words = _WORD_KEEP.findall(text)
-    named = {i for i, w in enumerate(words) if i > 0 and w[:1].isupper() and w not in ("I", own_name)}
-    return any(w.lower() == "my" and i + 1 < len(words) and _kin(words[i + 1]) == role
-               and named & (set(range(i - 3, i + 5)) - {i + 1}) for i, w in enumerate(words))
 
 
 def interview_inputs(mind: Any, question: str, used: list[UsedMemory]) -> InterviewInputs:
