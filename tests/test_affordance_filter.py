@@ -169,6 +169,26 @@ def test_the_counter_serves_its_staff_and_its_customers_apart(embedder):
     assert offered == {"Hobbs Cafe": ["serve"], "Corner Shop": ["order"], None: ["order"]}
 
 
+def test_just_up_for_breakfast_the_kitchen_is_offered_not_the_bed(embedder):
+    """A played town's cook took a nap at 06:02 for "wake up and have breakfast": the waking drew the bed and
+    the bedroom's desk and chair passed the filter before the kitchen. Whoever decides is up: the goal is
+    the breakfast."""
+    from garp.mind.plan_tree import goal_text
+
+    types = load_object_types(ASSETS / "objects.json")
+    room = [("bed", 0.0, 0.0), ("desk", 0.0, 96.0), ("chair", 32.0, 96.0), ("fridge", 192.0, -160.0),
+            ("stove", 256.0, -160.0), ("dining_table", 288.0, -96.0)]
+    objects = [WorldObject(id=f"home/{t}", type=t, name=t.replace("_", " "), kind=types[t], x=x, y=y,
+                           tile=(0, 0), place="Erica's House") for t, x, y in room]
+    shared = AffordanceEmbeddings(embedder)
+    item = "wake up and have breakfast"
+    goal = embedder.embed([goal_text(item, "Erica's House")])[0]
+    offered = filter_affordances(goal, (0.0, 0.0), "Erica's House", objects, shared, agent="Erica")
+    assert goal_text(item) == "have breakfast"
+    assert offered[0].relieves.get("hunger", 0) > 0, [c.description for c in offered]
+    assert "nap" not in [c.verb for c in offered[:2]], [c.description for c in offered]
+
+
 # --- action choice over the filtered set (III-A8) -------------------------------------------
 def _candidates():
     from garp.mind.affordance_filter import Candidate

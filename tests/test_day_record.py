@@ -68,6 +68,9 @@ def test_things_done_are_told_in_the_first_person_past_tense():
     assert told(kept, "Yuki", HOME, "This morning") == ("This morning I slept in my bed at home, had breakfast at "
                                                         "the dining table and studied at the school desk at Oak Hill "
                                                         "School.")
+    # told at the school, where the teller stands: the place goes unnamed and the walk there is "came here"
+    assert told(done[1:], "Yuki", HOME, "This morning", here="Oak Hill School") == (
+        "This morning I had breakfast at the dining table at home, came here and studied at the school desk.")
 
 
 def test_a_log_from_before_uses_carried_names_reads_the_object_id():

@@ -319,11 +319,13 @@ def test_a_character_tells_its_day_when_asked_and_after_how_are_you():
     thank you." Now the answer tells what the speaker is doing, did and does next, from its day."""
     day = _erica_day(10 * 3600.0)
     assert day.now == "I've been cooking breakfast at the stove since 07:00."  # the talk is at the cafe: no "at Hobbs Cafe"
-    assert day.earlier == "Earlier today I had breakfast at the dining table at home and went to Hobbs Cafe."
+    assert day.earlier == "Earlier today I had breakfast at the dining table at home and came here."  # at the cafe
     assert day.next_up == "Next on my list: guitar practice at 14:00."
     assert _erica_day(5 * 3600.0).next_up == "Next on my list: have breakfast at 06:00."  # awake: not "wake up"
+    assert _erica_day(4 * 3600.0).next_up == "Next on my list: cafe shift at 07:00."  # breakfast is two hours off
     elsewhere = _erica_day(10 * 3600.0, here="Town Square")
     assert elsewhere.now == "I've been cooking breakfast at the stove at Hobbs Cafe since 07:00."
+    assert elsewhere.earlier == "Earlier today I had breakfast at the dining table at home and went to Hobbs Cafe."
     base = dict(speaker="Erica", listener="Jonah", day=day)
     asked = checked_candidates(ConversationLine(), inputs(**base, history=["Jonah: What have you been up to today?"]))
     best = max(asked, key=lambda c: c.utility)

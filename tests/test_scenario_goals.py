@@ -39,7 +39,6 @@ def replayed_rows(sim_engine, tmp_path_factory):
 SHORT_OF_TARGET = {
     ("open_hours_curious", "places_visited"),  # a free afternoon read from Yuki's routine keeps her home
     ("open_hours[very curious]", "places_visited"),
-    ("party_news", "news_spread"),  # nobody hears second-hand: the host reaches everyone a guest could tell
 }
 
 

@@ -123,10 +123,12 @@ def day_before(events: Iterable[dict[str, Any]], agent: str, now: float) -> tupl
     return day_so_far(events, agent, now - now % DAY_S - 0.001)
 
 
-def told(done: list[Done], name: str, home: str, when: str) -> str:
+def told(done: list[Done], name: str, home: str, when: str, here: str = "") -> str:
     """Several things done in one sentence: "This morning I slept in my bed at home, had breakfast at the
-    dining table and worked at the desk at Corner Shop." (a place is named once in a row)."""
-    parts = [phrase(d, name, home, with_place=i == 0 or d.place != done[i - 1].place) for i, d in enumerate(done)]
+    dining table and worked at the desk at Corner Shop." (a place is named once in a row; `here`, where the
+    teller is, is never named: "... and came here.")."""
+    parts = [phrase(d, name, home, with_place=d.place != here and (i == 0 or d.place != done[i - 1].place))
+             if not (d.verb == GO and here and d.thing == here) else "came here" for i, d in enumerate(done)]
     return f"{when} I {listed(parts)}."
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from garp.mind.commitments import hhmm, parse_hhmm
 from garp.mind.day_record import GO, Done, progressive, told
+from garp.mind.plan_tree import WAKING
 from garp.units import DAY_S
 
 # --- tunables ---------------------------------------------------------------------------
@@ -23,7 +24,8 @@ NOT_TOLD = frozenset(("sleep",))  # the night's sleep is nobody's news (nor a na
 NOT_WHILE_TALKING = frozenset(("shower", "bathe", "bath", "wash", "nap"))
 SOON_S = 45 * 60        # a next item starting within this is "not long now"
 LONG_S = 60 * 60        # a use going on this long is "at it a while"
-_WAKING = re.compile(r"^(wake up|get up)( and )?", re.I)  # "wake up and have breakfast": awake, one tells the rest
+MEAL_NEWS_S = 60 * 60  # a meal further ahead than this is not told as what is next
+_MEAL = re.compile(r"\b(breakfast|lunch|dinner|supper|snack)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -64,18 +66,21 @@ def doing_line(done: tuple[Done, ...], name: str, home: str, t: float, here: str
     return f"I'm just {what}."
 
 
-def earlier_line(done: tuple[Done, ...], name: str, home: str) -> str:
-    """ "Earlier today I had breakfast at the dining table at home and went to Hobbs Cafe." """
+def earlier_line(done: tuple[Done, ...], name: str, home: str, here: str = "") -> str:
+    """ "Earlier today I had breakfast at the dining table at home and went to Hobbs Cafe." ("came here"
+    when said at Hobbs Cafe)."""
     finished = [d for d in done if d.end is not None and _told(d)]
     if not finished:
         return ""
-    return told(finished[-EARLIER_ITEMS:], name, home, "Earlier today")
+    return told(finished[-EARLIER_ITEMS:], name, home, "Earlier today", here)
 
 
 def next_line(plan: list[tuple[str, float]], t: float) -> str:
-    """ "Next on my list: guitar practice at 14:00." from the remembered plan (first person)."""
+    """ "Next on my list: guitar practice at 14:00." from the remembered plan (first person); a meal is
+    nobody's news until it is near ("have lunch at 12:30" at 09:00 is passed over)."""
     now_s = t % DAY_S
-    ahead = next(((_WAKING.sub("", what), start) for what, start in plan if start > now_s), None)
+    ahead = next(((WAKING.sub("", what), start) for what, start in plan if start > now_s
+                  and not (_MEAL.search(what) and start - now_s > MEAL_NEWS_S)), None)
     if ahead is None or not ahead[0]:
         return ""
     return f"Next on my list: {ahead[0]} at {hhmm(ahead[1])}."
@@ -91,7 +96,7 @@ def seen_doing(done: tuple[Done, ...], name: str) -> str:
 
 def day_talk(done: tuple[Done, ...], plan: list[tuple[str, float]], name: str, home: str, t: float,
              listener: str = "", listener_done: tuple[Done, ...] = (), here: str = "") -> DayTalk:
-    return DayTalk(now=doing_line(done, name, home, t, here), earlier=earlier_line(done, name, home),
+    return DayTalk(now=doing_line(done, name, home, t, here), earlier=earlier_line(done, name, home, here),
                    next_up=next_line(plan, t), listener_doing=seen_doing(listener_done, listener))
 
 

@@ -9,6 +9,7 @@ LM functions and the `Planner` are in planning.py, the repair rules in plan_repa
 
 from __future__ import annotations
 
+import re
 from typing import Iterable, Literal
 
 from pydantic import BaseModel, Field
@@ -19,6 +20,7 @@ from garp.units import DAY_S
 # --- tunables -------------------------------------------------------------------------
 LOOKAHEAD_S = (15 * 60.0, 30 * 60.0)  # buffer zone: decompose blocks this far ahead (III-A1)
 
+WAKING = re.compile(r"^(wake up|get up)( and )?", re.I)  # "wake up and have breakfast": the rest is what is done
 KEEP_ON = "keep on: "  # the second half of a block the model failed to decompose
 
 Level = Literal["day", "hour", "minute"]
@@ -131,9 +133,10 @@ class PlanTree(BaseModel):
 
 
 def goal_text(description: str, place: str | None = None) -> str:
-    """What a plan item says to do, without the "keep on: " of a continued block or a repeat of
-    its own place ("read at Ludwig's House" @ Ludwig's House is "read")."""
-    text = description.removeprefix(KEEP_ON).strip()
+    """What a plan item says to do, without the "keep on: " of a continued block, the waking of "wake up and
+    have breakfast" (whoever decides is up: the waking drew the bed and a nap) or a repeat of its own place
+    ("read at Ludwig's House" @ Ludwig's House is "read")."""
+    text = WAKING.sub("", description.removeprefix(KEEP_ON).strip())
     if place and text.lower().endswith(f" at {place}".lower()):
         text = text[: -len(f" at {place}")].strip()
     return text or description
