@@ -15,7 +15,7 @@ game's own `interview()` with the bundled model (live, no reply cache). Reported
 - fallback: share of answers code gave because the model failed.
 `--tune` grid-searches the rank-mode constants (RECALL_FLOOR, MODEL_WEIGHT) on the tuning part
 only, from the model's recorded scores, and prints what it would choose; the code's constants
-are what the held-out figures use. `--dump FILE` writes the tuning part's rows (answers, sources,
+are what the held-out figures use. `--tune-only` / `--heldout-only` ask one part. `--dump FILE` writes the tuning part's rows (answers, sources,
 the model's scores) for analysis outside the run.
 
 Last line: {"heldout": {...}, "tune": {...}, "questions": N, ...}
@@ -165,6 +165,8 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=DATA, help="the labelled characters (default: %(default)s)")
     ap.add_argument("--tune-only", action="store_true",
                     help="ask the tuning part only, so working on the code never shows the held-out figures")
+    ap.add_argument("--heldout-only", action="store_true",
+                    help="ask the held-out part only (its figures, once the code is settled on the tuning part)")
     ap.add_argument("--dump", type=Path, default=None,
                     help="write the tuning part's rows (answers, sources, the model's scores) to this JSON file")
     opts = ap.parse_args()
@@ -174,7 +176,8 @@ def main() -> None:
     rows: dict[str, list[dict]] = {"tune": [], "heldout": []}
     t0 = time.monotonic()
     try:
-        for entry in [e for e in data["personas"] if e["split"] == "tune" or not opts.tune_only]:
+        wanted = {"tune"} if opts.tune_only else {"heldout"} if opts.heldout_only else {"tune", "heldout"}
+        for entry in [e for e in data["personas"] if e["split"] in wanted]:
             with tempfile.TemporaryDirectory() as tmp, MemoryStore(Path(tmp) / "memory") as store:
                 rows[entry["split"]] += ask_all(entry, scheduler, store, embedder)
     finally:
