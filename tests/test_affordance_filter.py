@@ -189,6 +189,25 @@ def test_just_up_for_breakfast_the_kitchen_is_offered_not_the_bed(embedder):
     assert "nap" not in [c.verb for c in offered[:2]], [c.description for c in offered]
 
 
+def test_a_verb_left_out_takes_no_place_among_the_best_two(embedder):
+    """The town's characters napped at 06:02: three bedroom uses passed the first radius, the bed's sleep and
+    nap were the best two anywhere, and the night's sleep, dropped after the filter, had taken the place the
+    kitchen would have had. Left out before ranking, it takes none."""
+    types = load_object_types(ASSETS / "objects.json")
+    room = [("bed", 0.0, 0.0), ("desk", 0.0, 96.0), ("chair", 32.0, 96.0), ("wardrobe", 96.0, 0.0),
+            ("fridge", 300.0, -200.0), ("dining_table", 340.0, -160.0)]
+    objects = [WorldObject(id=f"home/{t}", type=t, name=t.replace("_", " "), kind=types[t], x=x, y=y,
+                           tile=(0, 0), place="Erica's House") for t, x, y in room]
+    shared = AffordanceEmbeddings(embedder)
+    goal = embedder.embed(["have breakfast. Erica is tired and needs rest."])[0]
+    everything = filter_affordances(goal, (0.0, 0.0), "Erica's House", objects, shared, agent="Erica")
+    awake = filter_affordances(goal, (0.0, 0.0), "Erica's House", objects, shared, agent="Erica",
+                               leave_out=frozenset(("sleep",)))
+    assert "sleep" in [c.verb for c in everything] and "sleep" not in [c.verb for c in awake]
+    assert {"eat", "snack"} & {c.verb for c in awake}, [c.description for c in awake]
+    assert len(awake) >= len([c for c in everything if c.verb != "sleep"])
+
+
 # --- action choice over the filtered set (III-A8) -------------------------------------------
 def _candidates():
     from garp.mind.affordance_filter import Candidate

@@ -86,6 +86,9 @@ def test_the_record_knows_meals_eaten_when_the_night_ended_and_what_is_being_don
     assert meals_had(done) == {"breakfast"} and woke_at(done) == _at("08:30")
     assert covers(done, _at("04:00"))  # it opens with the night's sleep: nothing was eaten before it
     assert not covers(done[2:], _at("04:00")) and covers(done[2:], _at("09:30"))
+    assert covers(done[2:], _at("04:00"), began=_at("06:00"))  # came into the world as its day began
+    assert not covers(done[2:], _at("04:00"), began=_at("10:00"))  # placed mid-morning: a morning off-screen
+    assert not covers(done[2:], _at("04:00"), began=_at("06:00") - 86400.0)  # a day earlier: the log tells it
     assert [progressive(d, "Yuki", HOME) for d in done[:2]] == ["sleeping in my bed at home",
                                                                 "having breakfast at the dining table at home"]
     shelf = Activity("use", "browse (bookshelf) for reading", "Town Library", "town-library/bookshelf-10", "browse")

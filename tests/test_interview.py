@@ -498,8 +498,8 @@ def test_interview_answers_what_the_character_did_today_from_its_logged_doings(i
     walked = Done(day + 8 * 3600.0, day + 8 * 3600.0, "go", "Kiln Yard", "Kiln Yard")
     threw = Done(day + 8.1 * 3600.0, None, "work", "pottery wheel", "Kiln Yard")
 
-    def best(question: str, done: tuple, yesterday: tuple = ()) -> str:
-        used = asyncio.run(interview_sources(mind, question, NOW, done=done, yesterday=yesterday))
+    def best(question: str, done: tuple, yesterday: tuple = (), began: float | None = None) -> str:
+        used = asyncio.run(interview_sources(mind, question, NOW, done=done, yesterday=yesterday, began=began))
         candidates = checked_candidates(InterviewAnswer(), interview_inputs(mind, question, used))
         return max(candidates, key=lambda c: c.utility).out.utterance
 
@@ -512,6 +512,11 @@ def test_interview_answers_what_the_character_did_today_from_its_logged_doings(i
     assert best("Have you had dinner yet?", (slept, ate, walked, threw)) == "No, I haven't had dinner yet."
     assert best("What did you have for dinner last night?", (slept, ate, walked, threw)) == FALLBACK_ANSWER
     assert best("What did you have for breakfast?", (walked, threw)) == FALLBACK_ANSWER  # the day began unseen
+    # a played town opens at 06:00, when the night of the day plans ends: the log holds the whole waking day
+    opened = day + 6 * 3600.0
+    assert best("What did you have for breakfast?", (walked, threw), began=opened) == "I didn't have breakfast today."
+    assert best("Who did you talk to today?", (walked, threw), began=opened) == "I haven't talked with anyone today."
+    assert best("Who did you talk to today?", (walked, threw), began=day + 10 * 3600.0) == FALLBACK_ANSWER  # mid-morning
     assert best("What time did you get up?", (slept, ate, walked, threw)) == "I woke up at 07:00."
     # seeing Pavel is not talking to him, and no chat is remembered from today
     assert best("Who did you talk to today?", (slept, ate, walked, threw)) == "I haven't talked with anyone today."

@@ -164,6 +164,18 @@ def test_a_housemates_own_bed_is_not_offered_shared_things_are():
     assert not may_use(obj(["Maya"]), guest, "Maya's House")
 
 
+def test_only_a_visit_to_anothers_home_makes_a_guest():
+    """A guest keeps its hosts company in the rooms they are in. The rule was applied wherever the plan had
+    a character, so at home a housemate asleep in the bedroom kept Erica there (she napped at 06:02 for
+    breakfast) and at the cafe the hall kept its cook out of the kitchen."""
+    from garp.sim.requests import visited_home
+    assert visited_home("Maya's House", "Maya's House", "Erica's House") == "Maya's House"
+    assert visited_home("Erica's House", "Erica's House", "Erica's House") is None
+    assert visited_home("Hobbs Cafe", "Hobbs Cafe", "Erica's House") is None
+    assert visited_home("Maya's House", "Hobbs Cafe", "Erica's House") is None  # not there yet
+    assert visited_home(None, "Maya's House", "Erica's House") is None
+
+
 def test_every_model_call_of_a_job_shares_the_jobs_deadline():
     """A decision that chains a decomposition and a choice is late by one lead at most, not one per call."""
     import asyncio

@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from garp.errors import GarpError
 from garp.eventlog import EventLog
 from garp.mind.agent import Activity
-from garp.mind.day_record import DAY_EVENTS, day_before, day_so_far
+from garp.mind.day_record import DAY_EVENTS, arrived_at, day_before, day_so_far
 from garp.mind.interview import SCORE_EXPLAINED, InterviewResult, interview, score_parts
 from garp.paths import PERSONAS
 from garp.sim.savegame import SAVE_NAME, read_save
@@ -160,7 +160,8 @@ class TerminalInterview:
         return self.loop.run_until_complete(interview(self.mind, question, self.scheduler, self.t, doing=self.doing,
                                                       location=self.doing.place if self.doing else "",
                                                       done=day_so_far(self.doings, self.name, self.t),
-                                                      yesterday=day_before(self.doings, self.name, self.t)))
+                                                      yesterday=day_before(self.doings, self.name, self.t),
+                                                      began=arrived_at(self.doings, self.name)))
 
     def close(self) -> None:
         try:  # let pending poignancy scores of the stored exchanges finish before shutting down

@@ -87,14 +87,14 @@ def _objects(source) -> list:
 
 
 def _raw_candidates(objects: list, agent: str | None, x: float, y: float, home: str | None,
-                    workplace: str | None = None) -> list[dict]:
+                    workplace: str | None = None, leave_out: frozenset[str] = frozenset()) -> list[dict]:
     """Every usable (object, affordance) pair; objects full to capacity are left out, and so are the
     staff's affordances for those who do not work there and the customers' for those who do."""
     out = []
     for o in objects:
         mine = agent is not None and agent in getattr(o, "users", {})
         affs = o.affordances if mine or not hasattr(o, "available_affordances") else o.available_affordances()
-        affs = [a for a in affs if a.offered_to(o.place, workplace)]
+        affs = [a for a in affs if a.offered_to(o.place, workplace) and a.verb not in leave_out]
         own = 1.0 if (home and o.place == home) or (agent and agent in (o.owners or [])) else 0.0
         d = math.hypot(o.x - x, o.y - y)
         for a in affs:
@@ -123,13 +123,11 @@ def _score(c: dict, sim: float) -> Candidate:
 def filter_affordances(goal_vec: np.ndarray, agent_xy: tuple[float, float], home: str | None,
                        registry_or_list, embeddings: AffordanceEmbeddings, *,
                        agent: str | None = None, workplace: str | None = None,
-                       stats: dict | None = None) -> list[Candidate]:
-    """Eq. 3 filter → at most 8 candidates, best first (stages in the module docstring).
-
-    `stats`, if given, receives the stage counts (raw, deduped, radius, relaxed) for the inspector.
-    """
+                       leave_out: frozenset[str] = frozenset(), stats: dict | None = None) -> list[Candidate]:
+    """Eq. 3 filter → at most 8 candidates, best first (stages in the module docstring); `leave_out`: verbs never
+    offered (so they take no place among the best two); `stats` receives the stage counts for the inspector."""
     x, y = agent_xy
-    raw = _raw_candidates(_objects(registry_or_list), agent, x, y, home, workplace)
+    raw = _raw_candidates(_objects(registry_or_list), agent, x, y, home, workplace, leave_out)
     pool = deduplicate(raw)
     if stats is not None:
         stats.update(raw=len(raw), deduped=len(pool), radius=0.0, relaxed=False)

@@ -38,6 +38,9 @@ PAST_PHRASES = {
 MEALS = ((4.0, 10.5, "breakfast"), (10.5, 15.0, "lunch"), (17.0, 23.0, "dinner"))  # hours of the day
 LONG_S = 1800.0  # a use this long is told with its end ("from 06:00 to 08:30")
 MERGE_S = 1800.0  # the same use started again this soon after it ended is one use (a nap resumed)
+# a character who came into the world by this hour of the day began its day there (the town opens at 06:00, when
+# its day plans end the night): the log holds all its waking day; one placed mid-morning had a morning off-screen
+WORLD_MORNING_S = 7 * 3600.0
 
 
 @dataclass(frozen=True)
@@ -157,10 +160,18 @@ def meals_had(done: tuple[Done, ...]) -> set[str]:
     return {meal_at(d.start) for d in done if d.verb in EAT_VERBS}
 
 
-def covers(done: tuple[Done, ...], t: float) -> bool:
+def covers(done: tuple[Done, ...], t: float, began: float | None = None) -> bool:
     """Whether the record tells the day from `t` on: it opens with the night's sleep (nothing was done
-    before it) or its first thing started by then. A scene that opened mid-morning does not know breakfast."""
-    return bool(done) and (done[0].verb == "sleep" or done[0].start <= t)
+    before it) or its first thing started by then, or the character came into the world (`began`, its first
+    logged event: `arrived_at`) that day by WORLD_MORNING_S, so its whole waking day is in the log. A scene
+    that opened mid-morning does not know breakfast."""
+    woke_in_world = began is not None and began // DAY_S == t // DAY_S and began % DAY_S <= WORLD_MORNING_S
+    return woke_in_world or bool(done) and (done[0].verb == "sleep" or done[0].start <= t)
+
+
+def arrived_at(events: Iterable[dict[str, Any]], agent: str) -> float | None:
+    """When `agent` came into the world: the time of its first logged event (None before it has one)."""
+    return next((float(e["t"]) for e in events if e.get("agent") == agent), None)
 
 
 def woke_at(done: tuple[Done, ...]) -> float | None:

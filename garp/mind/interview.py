@@ -371,7 +371,7 @@ def _before_today(window: tuple[float, float] | None, t: float) -> bool:
 
 
 def not_done_source(done: tuple[Done, ...], question: str, t: float,
-                    plan: list[tuple[str, float]]) -> list[UsedMemory]:
+                    plan: list[tuple[str, float]], began: float | None = None) -> list[UsedMemory]:
     """"No" to "Have you had lunch yet?" when today's doings have no such meal (and tell the day from
     before it), with when the plan has it; a meal that was eaten is answered by `day_sources`."""
     m = _MEAL_CHECK.search(question)
@@ -380,7 +380,7 @@ def not_done_source(done: tuple[Done, ...], question: str, t: float,
     meal = MEAL_SAME.get((m.group("meal") or "").lower(), (m.group("meal") or "").lower())
     had, hour = meals_had(done), (t % DAY_S) / 3600.0
     lo, hi = next(((lo, hi) for lo, hi, name in MEALS if name == meal), (0.0, 24.0))
-    if (meal in had if meal else had) or not covers(done, t - t % DAY_S + lo * 3600.0):
+    if (meal in had if meal else had) or not covers(done, t - t % DAY_S + lo * 3600.0, began):
         return []
     noun = meal or "anything to eat"
     text = ("No, " if _YES_NO.match(question) else "") + \
@@ -391,11 +391,12 @@ def not_done_source(done: tuple[Done, ...], question: str, t: float,
     return [told_source(text, "day", t)]
 
 
-def no_chat_source(used: list[UsedMemory], done: tuple[Done, ...], question: str, t: float) -> list[UsedMemory]:
+def no_chat_source(used: list[UsedMemory], done: tuple[Done, ...], question: str, t: float,
+                   began: float | None = None) -> list[UsedMemory]:
     """"I haven't talked with anyone today." to "Who did you talk to today?" when no remembered chat is from
     today and the day's record tells it from the night's sleep on (every chat leaves its summary)."""
     window, midnight = time_window(question, t), t - t % DAY_S
-    if not _WHO_TALKED.search(question) or window is None or _before_today(window, t) or not covers(done, midnight):
+    if not _WHO_TALKED.search(question) or window is None or _before_today(window, t) or not covers(done, midnight, began):
         return []
     if any(u.kind == "chat" and u.source == "memory" and (u.created or 0.0) >= midnight for u in used):
         return []
@@ -500,8 +501,8 @@ class QuestionCues:
     open_recall: bool = False  # "What did you do this morning?": anything done then answers
 
 
-async def interview_sources(mind: Any, question: str, t: float, doing: Any = None,
-                            done: tuple[Done, ...] = (), yesterday: tuple[Done, ...] = ()) -> list[UsedMemory]:
+async def interview_sources(mind: Any, question: str, t: float, doing: Any = None, done: tuple[Done, ...] = (),
+                            yesterday: tuple[Done, ...] = (), began: float | None = None) -> list[UsedMemory]:
     """What may answer the question: the agent's memories (not earlier interviews, which would
     out-rank the facts they repeat, nor the day plan) and the persona's facts, best first. Relevance is the raw
     cosine of the question with the source as the character would say it; `_adjust` then
@@ -518,8 +519,8 @@ async def interview_sources(mind: Any, question: str, t: float, doing: Any = Non
     home, plan_items = mind.persona.home, plan_today(mind, t)
     now = doing_source(doing, question, t, name, home, plan_items)
     used += feeling_source(mind, question, t) + relation_source(mind, named, t) + now + self_source(mind, question, t) \
-        + day_sources(done, question, t, name, home, yesterday) + not_done_source(done, question, t, plan_items) \
-        + woke_source(done, question, t) + no_chat_source(used, done, question, t) \
+        + day_sources(done, question, t, name, home, yesterday) + not_done_source(done, question, t, plan_items, began) \
+        + woke_source(done, question, t) + no_chat_source(used, done, question, t, began) \
         + (plan_source(mind, question, t, plan_items) if not (now and _DOING_ASKED.search(question)) else [])
     pronoun = own_pronoun(mind.persona)
     for u in used:
@@ -805,16 +806,16 @@ def interview_inputs(mind: Any, question: str, used: list[UsedMemory]) -> Interv
 
 
 async def interview(mind: Any, question: str, scheduler: Any, t: float, *, location: str = "",
-                    doing: Any = None, done: tuple[Done, ...] = (),
-                    yesterday: tuple[Done, ...] = ()) -> InterviewResult:
+                    doing: Any = None, done: tuple[Done, ...] = (), yesterday: tuple[Done, ...] = (),
+                    began: float | None = None) -> InterviewResult:
     """Answer one interview question and remember the exchange (type chat). The question is
     cleaned first: controls and escapes removed, one line, at most MAX_QUESTION_CHARS. `doing` is a
-    copy of the body's activity when there is a body, `done` what it did today and `yesterday` the day before
-    (garp.mind.day_record)."""
+    copy of the body's activity when there is a body, `done` what it did today and `yesterday` the day before,
+    `began` when it came into the world (garp.mind.day_record)."""
     question, notice = clean_line(question, MAX_QUESTION_CHARS)
     if not question:
         return InterviewResult(question, "factual", "You didn't ask me anything.", notice=notice)
-    used = await interview_sources(mind, question, t, doing, done, yesterday)
+    used = await interview_sources(mind, question, t, doing, done, yesterday, began)
     inputs = interview_inputs(mind, question, used)
     out, record = await scheduler.call(InterviewAnswer(), inputs, agent=mind.persona.name, game_time=t,
                                        retrieved=[u.as_dict() for u in used])

@@ -290,13 +290,14 @@ class Brain:
         """Eq. 3 filter over the offered objects, with novel places added for a curious agent."""
         at = (job.body.x, job.body.y)
         work = mind.persona.workplace
+        # the night's sleep belongs to the plan's sleep block (naps stay); left out before the filter ranks, or
+        # the bed's sleep took one of its best-two places and the kitchen was never offered for breakfast
+        out = frozenset() if is_sleep(plan_item) else frozenset(("sleep",))
         candidates = filter_affordances(goal_vec, at, mind.persona.home, objects, self.affordances, agent=mind.name,
-                                        workplace=work)
-        if not is_sleep(plan_item):  # the night's sleep belongs to the plan's sleep block; naps stay
-            candidates = [c for c in candidates if c.verb != "sleep"]
+                                        workplace=work, leave_out=out)
         if novel:
             candidates = with_novel(candidates, filter_affordances(
-                goal_vec, at, mind.persona.home, novel, self.affordances, agent=mind.name, workplace=work))
+                goal_vec, at, mind.persona.home, novel, self.affordances, agent=mind.name, workplace=work, leave_out=out))
         return candidates
 
     async def _choose(self, job: DecideJob, mind: AgentMind, planner: Planner, node: PlanNode | None,

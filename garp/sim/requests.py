@@ -131,7 +131,7 @@ class Requests:
     def decide_job(self, mind: AgentMind, due: float) -> DecideJob:
         body = self.world.bodies[mind.name]
         block = mind.plan.current_day_node(due) if mind.plan is not None else None
-        guest_at = block.place if block is not None and block.place == body.place else None
+        guest_at = visited_home(block.place if block is not None else None, body.place, mind.persona.home)
         objects = tuple(o.model_copy(update={"users": dict(o.users)})
                         for o in self.world.objects.near(body.x, body.y, CANDIDATE_RADIUS_PX)
                         if may_use(o, mind, guest_at))
@@ -218,11 +218,23 @@ def _carried_on(mind: AgentMind) -> int:
     return n
 
 
+def is_home(place: str) -> bool:
+    """A place someone lives in (the town's homes are houses and flats), private to its residents."""
+    return place.endswith(("House", "Flat"))
+
+
+def visited_home(plan_place: str | None, here: str, home: str) -> str | None:
+    """The home a character is a guest in: another's, where its plan has it now. At its own home, a shop or a
+    cafe it is nobody's guest and every room is its to use (the guest's rule, keeping company in the rooms
+    others are in, kept a cook out of the cafe kitchen and a housemate in the bedroom, napping at 06:02)."""
+    return plan_place if plan_place and plan_place == here and plan_place != home and is_home(plan_place) else None
+
+
 def may_use(obj: Any, mind: AgentMind, guest_at: str | None = None) -> bool:
     """Homes are private: only owners (residents own their home's shared objects) use objects inside them; a guest
     whose plan has them at that home right now (a visit) uses the shared rooms only."""
     place = obj.place or ""
-    if not place.endswith(("House", "Flat")):
+    if not is_home(place):
         return True
     if mind.name in (obj.owners or []):
         return True

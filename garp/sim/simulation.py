@@ -27,7 +27,7 @@ from typing import Any
 from garp.errors import GarpError
 from garp.eventlog import EventLog
 from garp.mind.agent import AgentMind
-from garp.mind.day_record import DAY_EVENTS, day_before, day_so_far
+from garp.mind.day_record import DAY_EVENTS, arrived_at, day_before, day_so_far
 from garp.scenario.schema import Scenario
 from garp.mind.conversation import ConversationManager, SocialState
 from garp.sim.apply import Applier
@@ -59,7 +59,8 @@ async def answer_interview(mind: AgentMind, question: str, scheduler: Any, t: fl
     not on the frame loop."""
     from garp.mind.interview import interview
     return await interview(mind, question, scheduler, t, location=place, doing=doing,
-                           done=day_so_far(doings, mind.name, t), yesterday=day_before(doings, mind.name, t))
+                           done=day_so_far(doings, mind.name, t), yesterday=day_before(doings, mind.name, t),
+                           began=arrived_at(doings, mind.name))
 
 
 class Simulation:
