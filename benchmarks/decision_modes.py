@@ -145,8 +145,8 @@ def run_one(sched: InferenceScheduler, embedder: Embedder, sit: dict, rng: rando
     ms["generate"] += (t1 - t0) * 1000
     ms["score"] += (t2 - t1) * 1000
     picks = {"generate": gen, "utility_only": _argmax(utils), **score_variants(rec.raw, utils, rel)}
-    picks["margin"] = picks["utility_only"] if decisive(utils) else picks[DEFAULT_KEY]
-    picks["margin_without_relevance"] = picks["utility_only"] if decisive(utils) else picks["score_pmi_blend"]
+    for rule, variant in (("margin", DEFAULT_KEY), ("margin_without_relevance", "score_pmi_blend")):
+        picks[rule] = picks["utility_only"] if decisive(utils) else picks[variant]
     return picks, ok, texts, not decisive(utils)
 
 

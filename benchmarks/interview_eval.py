@@ -15,8 +15,8 @@ game's own `interview()` with the bundled model (live, no reply cache). Reported
 - fallback: share of answers code gave because the model failed.
 `--tune` grid-searches the rank-mode constants (RECALL_FLOOR, MODEL_WEIGHT) on the tuning part
 only, from the model's recorded scores, and prints what it would choose; the code's constants
-are what the held-out figures use. `--tune-only` / `--heldout-only` ask one part. `--dump FILE` writes the tuning part's rows (answers, sources,
-the model's scores) for analysis outside the run.
+are what the held-out figures use. `--tune-only` / `--heldout-only` ask one part. `--dump FILE`
+writes the tuning part's rows (answers, sources, the model's scores) for analysis outside the run.
 
 Last line: {"heldout": {...}, "tune": {...}, "questions": N, ...}
 """

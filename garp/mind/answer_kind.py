@@ -122,21 +122,21 @@ _PLACE = re.compile(r"\b(at|in|on|near|behind|by|from|to|outside|inside)\s+"  # 
                     r"((the|my|his|her|their|a)\s+\w+|[A-Z]\w+|town|home)")
 _WORD_KEEP = re.compile(r"[A-Za-z']+")
 NOT_NAMES = frozenset("i i'm i'd i've i'll mum mom dad mr mrs ms dr".split() + WEEKDAYS + MONTHS)
-_NUMBER = re.compile(rf"\b(\d+|{_CLOCK_WORDS}|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen|half)\b",
-                     re.I)
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_NUMBER = re.compile(rf"\b(\d+|{_CLOCK_WORDS}|{_TENS}|hundred|dozen|half)\b", re.I)
 _IDENTITY_ASKED = re.compile(r"^\s*(?i:who)(?:'s| is| was| are| were)\s+(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[A-Z][\w'-]*\s*\??\s*$")
 _MARK_ASKED = re.compile(r"\bwhat (mark|grade|score)s?\b|\bhow (many marks|did you score)\b", re.I)
-_MARK = re.compile(rf"\b(\d+|{_CLOCK_WORDS}|[a-z]+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)\s*"
+_MARK = re.compile(rf"\b(\d+|{_CLOCK_WORDS}|[a-z]+teen|{_TENS})\s*"
                    r"(out of|/|percent|%|marks?|points?)|\b(an?|grade|got)\s+[A-F][+*-]?(?=\W|$)|\b[A-F][+-](?=\W|$)")
 _COLOUR_ASKED = re.compile(r"\bwhat colou?rs?\b|\bwhich colou?rs?\b", re.I)
 _COLOURS = re.compile(r"\b(red|orange|yellow|green|blue|purple|violet|pink|brown|black|white|grey|gray|silver|gold|"
                       r"golden|beige|cream|navy|turquoise|teal|maroon|crimson|scarlet|ginger|tabby|tortoiseshell|"
-                      r"ivory|lilac|mauve|olive|amber|bronze|copper|tan|khaki|striped|spotted|tartan|(\w+)-coloured)\b", re.I)
+                      r"ivory|lilac|mauve|olive|amber|bronze|copper|tan|khaki|striped|spotted|tartan|(\w+)-coloured)\b",
+                      re.I)
 _AGE_ASKED = re.compile(r"\bhow old\b", re.I)
-_AGE = re.compile(rf"\b(\d+|{_CLOCK_WORDS}|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|"
-                  r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:[\s-]+\w+)?[\s-]+(years?|year-olds?|months?)\b|"
-                  r"\b(turn(s|ed|ing)?|aged?|birthday)\s+(\d+|[a-z]+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
-                  rf"{_CLOCK_WORDS})\b", re.I)
+_AGE = re.compile(rf"\b(\d+|{_CLOCK_WORDS}|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|{_TENS}|"
+                  r"hundred)(?:[\s-]+\w+)?[\s-]+(years?|year-olds?|months?)\b|"
+                  rf"\b(turn(s|ed|ing)?|aged?|birthday)\s+(\d+|[a-z]+teen|{_TENS}|{_CLOCK_WORDS})\b", re.I)
 # "What flavour of soup / What make is the amplifier": a quality of a thing, told by a word before it ("tomato soup")
 _QUALITY = r"(kind|type|sort|flavou?r|brand|make|model|breed|variety|style)"
 _QUALITY_ASKED = re.compile(rf"\b(?:what|which) {_QUALITY}s? (?:of|is|was|are|were) (?P<thing>\w+(?:\s+\w+){{0,2}})", re.I)

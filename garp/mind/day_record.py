@@ -130,8 +130,9 @@ def told(done: list[Done], name: str, home: str, when: str, here: str = "") -> s
     """Several things done in one sentence: "This morning I slept in my bed at home, had breakfast at the
     dining table and worked at the desk at Corner Shop." (a place is named once in a row; `here`, where the
     teller is, is never named: "... and came here.")."""
-    parts = [phrase(d, name, home, with_place=d.place != here and (i == 0 or d.place != done[i - 1].place))
-             if not (d.verb == GO and here and d.thing == here) else "came here" for i, d in enumerate(done)]
+    parts = ["came here" if here and d.verb == GO and d.thing == here
+             else phrase(d, name, home, with_place=d.place != here and (i == 0 or d.place != done[i - 1].place))
+             for i, d in enumerate(done)]
     return f"{when} I {listed(parts)}."
 
 
@@ -166,7 +167,7 @@ def covers(done: tuple[Done, ...], t: float, began: float | None = None) -> bool
     logged event: `arrived_at`) that day by WORLD_MORNING_S, so its whole waking day is in the log. A scene
     that opened mid-morning does not know breakfast."""
     woke_in_world = began is not None and began // DAY_S == t // DAY_S and began % DAY_S <= WORLD_MORNING_S
-    return woke_in_world or bool(done) and (done[0].verb == "sleep" or done[0].start <= t)
+    return woke_in_world or (bool(done) and (done[0].verb == "sleep" or done[0].start <= t))
 
 
 def arrived_at(events: Iterable[dict[str, Any]], agent: str) -> float | None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from garp.mind.commitments import hhmm, parse_hhmm
 from garp.mind.day_record import GO, Done, progressive, told
+from garp.mind.plan_repair import is_meal
 from garp.mind.plan_tree import WAKING
 from garp.units import DAY_S
 
@@ -25,7 +26,6 @@ NOT_WHILE_TALKING = frozenset(("shower", "bathe", "bath", "wash", "nap"))
 SOON_S = 45 * 60        # a next item starting within this is "not long now"
 LONG_S = 60 * 60        # a use going on this long is "at it a while"
 MEAL_NEWS_S = 60 * 60  # a meal further ahead than this is not told as what is next
-_MEAL = re.compile(r"\b(breakfast|lunch|dinner|supper|snack)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def next_line(plan: list[tuple[str, float]], t: float) -> str:
     nobody's news until it is near ("have lunch at 12:30" at 09:00 is passed over)."""
     now_s = t % DAY_S
     ahead = next(((WAKING.sub("", what), start) for what, start in plan if start > now_s
-                  and not (_MEAL.search(what) and start - now_s > MEAL_NEWS_S)), None)
+                  and not (is_meal(what) and start - now_s > MEAL_NEWS_S)), None)
     if ahead is None or not ahead[0]:
         return ""
     return f"Next on my list: {ahead[0]} at {hhmm(ahead[1])}."

@@ -293,12 +293,12 @@ class Brain:
         # the night's sleep belongs to the plan's sleep block (naps stay); left out before the filter ranks, or
         # the bed's sleep took one of its best-two places and the kitchen was never offered for breakfast
         out = frozenset() if is_sleep(plan_item) else frozenset(("sleep",))
-        candidates = filter_affordances(goal_vec, at, mind.persona.home, objects, self.affordances, agent=mind.name,
-                                        workplace=work, leave_out=out)
-        if novel:
-            candidates = with_novel(candidates, filter_affordances(
-                goal_vec, at, mind.persona.home, novel, self.affordances, agent=mind.name, workplace=work, leave_out=out))
-        return candidates
+
+        def offered(objs: list[Any]) -> list[Any]:
+            return filter_affordances(goal_vec, at, mind.persona.home, objs, self.affordances, agent=mind.name,
+                                      workplace=work, leave_out=out)
+
+        return with_novel(offered(objects), offered(novel)) if novel else offered(objects)
 
     async def _choose(self, job: DecideJob, mind: AgentMind, planner: Planner, node: PlanNode | None,
                       plan_item: str, target: str | None, candidates: list[Any]) -> Do:
