@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from itertools import dropwhile, takewhile
 
+NEAR_WORDS = 3         # a name this near the thing it names ("the ship Adelaide", "Moss, my dog")
+_APPOSITION = frozenset("a an the my our his her their its this that called named".split())
 STEM_CHARS = 5         # prefix length for matching content words ("records" ~ "record")
 _WORD = re.compile(r"[a-z']+")
 STOPWORDS = frozenset(
@@ -102,7 +104,7 @@ _LIKING = re.compile(r"\b(favou?rites?|lov(e|es|ed|ing)|lik(e|es|ed|ing)|prefer(
                      r"best|happ(y|ier|iest)|adore[sd]?|delight\w*|can't resist)\b", re.I)
 _KIN_NAME_ASKED = re.compile(rf"\byour ({KIN_PATTERN})(?:'s?)? (?:names?|called)\b|\bname of your ({KIN_PATTERN})\b|"
                              rf"\bwhat(?:'s| is| was) your ({KIN_PATTERN}) called\b", re.I)
-_THING_NAME_ASKED = re.compile(r"\b(?:name|title) of (?:the|your|that|this) (\w+)|"
+_THING_NAME_ASKED = re.compile(r"\b(?:name|title) of (?:the|your|that|this) (\w+(?: \w+)?)|"
                                r"\bwhat(?:'s| is| was) (?:the|your) (\w+) called\b", re.I)
 KIN_SAME = {"mum": "mother", "mom": "mother", "mam": "mother", "dad": "father", "neighbor": "neighbour", "boy": "son",
             "lad": "son", "girl": "daughter", "lass": "daughter", "hubby": "husband", "missus": "wife"}
@@ -141,9 +143,32 @@ _AGE = re.compile(rf"\b(\d+|{_CLOCK_WORDS}|thirteen|fourteen|fifteen|sixteen|sev
 _QUALITY = r"(kind|type|sort|flavou?r|brand|make|model|breed|variety|style)"
 _QUALITY_ASKED = re.compile(rf"\b(?:what|which) {_QUALITY}s? (?:of|is|was|are|were) (?P<thing>\w+(?:\s+\w+){{0,2}})", re.I)
 # "Which city / Which team": one thing of many, told by its name
-_WHICH_ASKED = re.compile(r"\bwhich (?P<thing>city|town|village|country|university|college|school|team|club|venue|songs?|band|"
-                          r"books?|films?|movies?|street|road|shop|pub|hotel|restaurant|hospital|church|island|ship|boat|"
-                          r"programmes?|shows?|company|firm)\b", re.I)
+_WHICH_ASKED = re.compile(r"\bwhich (?:\w+ )?(?P<thing>city|town|village|country|university|college|school|team|club|venue|"
+                          r"songs?|band|books?|films?|movies?|street|road|shop|pub|hotel|restaurant|hospital|church|island|"
+                          r"ship|boat|programmes?|shows?|company|firm|river|games?|race|horse|dog|cat|play|piece|poem)\b",
+                          re.I)
+# "Who won the race?", "Where did the key turn up in the end?": how something came out, told only by a word that
+# says so and is not the question's own ("I lost my key" answers no "lost key turn up"); "How did you end up
+# here?", "When did the drays turn up?" and "How did the trip go?" ask no such thing
+_OUTCOME_ASKED = re.compile(r"\bwho (won|came first)\b|\b(did|do|does) (?:\w+ ){1,4}win\b|\bin the end\b|"
+                            r"\bwhere did (?:\w+ ){1,4}turn up\b|\bwhat was the (result|verdict|outcome)\b", re.I)
+_OUTCOME = re.compile(r"\b(won|wins?|winner|beat|lost|loses?|came (first|second|third|last)|pass(ed)?|fail(ed)?|"
+                      r"went (well|badly|fine|wrong|ok|okay|smoothly)|turned (up|out)|found|results?|ended|in the end|"
+                      r"finally|eventually|got (through|in|the|a|an|top)|praised|fixed|mended|healed|recovered|solved|"
+                      r"cancelled|postponed|verdict|scored?|draw|drew|tied|first prize|second prize|medal|trophy)\b",
+                      re.I)
+_ASKING_STEMS = frozenset(stem(w) for w in "turned winner ended result verdict outcome score".split())  # "turn up"
+# "What did the vet say was wrong?", "What did Pavel tell you?": what someone said, by a verb of saying
+_SAID_ASKED = re.compile(r"\bwhat did (?:\w+ ){1,4}(say|tell|think|reckon|answer|reply|write|suggest|advise)\b", re.I)
+_SAYING = re.compile(r"\b(said|says|say|told|tells|tell|thinks?|thought|reckons?|reckoned|answered|replied|explained|"
+                     r"warned|asked|promised|mentioned|complained|admitted|agreed|insisted|suggested|advised|wrote|"
+                     r"writes|invited|wants?|wanted|reminded|announced|confirmed|according to)\b", re.I)
+_CLOCK_ASKED = re.compile(r"\bwhat time\b", re.I)
+_CLOCK = re.compile(rf"\b(\d{{1,2}}(:\d\d)?\s*(am|pm)?|noon|midday|midnight|dawn|dusk|o'clock|half past|quarter (past|to)|"
+                    rf"(?:at|by|from|until|till|before|after|around|about) (?:{_CLOCK_WORDS}))\b", re.I)
+# after the kinds a question's phrasing asks (a price, a count, a quality...), those its question words ask: "What
+# time" a clock time (not "on Thursdays"), "Who won" a name that won, then who, when, how much, where
+_ASKED_BY_WORDS = (("clock", _CLOCK_ASKED), ("outcome", _OUTCOME_ASKED), ("said", _SAID_ASKED), *_TYPE_QUESTIONS)
 _PLAIN_BEFORE = frozenset("a an the my your his her our their its some of that this these those any another new old "
                           "hand big small little large nice lovely good whole same other own fresh".split())  # "second-hand"
 
@@ -155,13 +180,15 @@ def asks_about_past(question: str) -> bool:
 
 def asked_type(question: str) -> str | None:
     """What an answer must contain: 'name' (who), 'name:called' (what someone is called), 'kin:<role>' (your
-    sister's name), 'title' (the name of a thing: the ship, the place you work), 'time' (when), 'price' (how
+    sister's name), 'title:<thing>' (the name of a thing: the ship, the place you work), 'clock' (what time),
+    'outcome' (who won, where it turned up), 'said' (what someone said), 'time' (when), 'price' (how
     much does it cost), 'count:<stem>' (how many acres), 'liking' (your favourite flower), 'number' (how
     old), 'place' (where) or 'meal' (what did you eat)."""
     if m := _KIN_NAME_ASKED.search(question):
         return "kin:" + kin_role(next(g for g in m.groups() if g))
-    if (m := _THING_NAME_ASKED.search(question)) and next(g for g in m.groups() if g).lower() not in KIN_WORDS:
-        return "title"
+    if (m := _THING_NAME_ASKED.search(question)) and (thing := _thing_words(next(g for g in m.groups() if g))) \
+            and thing[0] not in KIN_WORDS:  # "the name of the student nurse": "title:stude nurse"
+        return "title:" + " ".join(stem(w) for w in thing)
     if _PRICE_ASKED.search(question):  # and what was priced: "rent flat" for "How much rent do you pay for your flat?"
         priced = [w for w in word_list(question) if w not in STOPWORDS and w not in GENERIC_VERBS
                   and not re.fullmatch(_PRICE_WORDS, w)]
@@ -184,13 +211,16 @@ def asked_type(question: str) -> str | None:
         # of a thing met ("What flavour of cat food did you buy?") a source must tell it; of a habit ("What
         # kind of food do you eat?") one that does not name the thing may still answer
         kind = "which" if m.re is _WHICH_ASKED else "quality" if asks_about_past(question) else "sort"
-        thing = list(takewhile(lambda w: w not in STOPWORDS,  # "the cat food did" -> food; "dog is Moss" -> dog
-                               dropwhile(lambda w: w in STOPWORDS, word_list(m.group("thing")))))
-        return f"{kind}:{' '.join(stem(w) for w in thing)}"
+        return f"{kind}:{' '.join(stem(w) for w in _thing_words(m.group('thing')))}"
     if _IDENTITY_ASKED.search(question):  # "Who is Yuki?" asks about the one it names, not for a name
         return None
-    return next((kind for kind, rx in _TYPE_QUESTIONS if rx.search(question)), None) or \
+    return next((kind for kind, rx in _ASKED_BY_WORDS if rx.search(question)), None) or \
         (f"meal:{_meal_named(question)}" if _MEAL_ASKED.search(question) else None)
+
+
+def _thing_words(words: str) -> list[str]:
+    """The thing's own words: "the cat food did" -> cat food; "dog is Moss" -> dog; "student nurse" stays."""
+    return list(takewhile(lambda w: w not in STOPWORDS, dropwhile(lambda w: w in STOPWORDS, word_list(words))))
 
 
 def _meal_named(text: str) -> str:
@@ -203,20 +233,28 @@ def kin_role(word: str) -> str:
     return KIN_SAME.get(word.lower(), word.lower())
 
 
-def states_type(text: str, kind: str, own_name: str = "", asked: frozenset[str] = frozenset()) -> bool:
+def states_type(text: str, kind: str, own_name: str = "", asked: frozenset[str] = frozenset(),
+                heard: frozenset[str] = frozenset()) -> bool:
     """Whether `text` contains the kind of thing a question asked for (`asked_type`). `asked`: the names the
-    question holds (lower case), which are not its answer ("Who's been taking water from Mrs Pinto?")."""
+    question holds (lower case), which are not its answer ("Who's been taking water from Mrs Pinto?"); `heard`:
+    the stems of its words, which tell no outcome and no kind ("my lost key" to "Where did the lost key turn up?",
+    "a racing game" to "Which racing game?")."""
     kind, _, detail = kind.partition(":")
     if kind == "name":  # a person by name, or by role ("my uncle") unless the question asks what they are called
         return bool(named_people(text, own_name) - asked or (detail != "called" and _MY_KIN.search(text)))
     if kind == "kin":
         return names_kin(text, detail, own_name)
-    if kind == "title":  # any proper name past the first word
-        return any(w[:1].isupper() and w not in ("I", own_name) for w in text.split()[1:])
-    if kind == "which":  # a name the question does not hold, and not the thing said plainly: "in the city"
-        return told_which(text, detail) is not False and bool(proper_names(text, own_name) - asked)
+    if kind == "title":
+        return names_thing(text, detail, own_name, asked, heard)
+    if kind == "which":  # a name the question does not hold, by the thing ("Turbo Drift, a racing game") or
+        # with the thing told apart ("the city of Leeds"), not the thing said plainly: "in the city"
+        return names_thing(text, detail, own_name, asked, heard) or \
+            bool(told_which(text, detail, heard)) and bool(proper_names(text, own_name) - asked)
     if kind in ("quality", "sort"):  # the thing said with a word that tells which: "tomato soup", not "a tin of cat food"
-        return bool(told_which(text, detail)) if kind == "quality" else told_which(text, detail) is not False
+        return bool(told_which(text, detail, heard)) if kind == "quality" else told_which(text, detail, heard) is not False
+    if kind in ("outcome", "said"):  # "won", "turned up"; "said", "warned": a word of its own or the asking one
+        rx = _OUTCOME if kind == "outcome" else _SAYING
+        return any(stem(w) not in heard - _ASKING_STEMS for m in rx.finditer(text) for w in word_list(m.group(0))[:1])
     if kind == "meal":  # "What did you have for breakfast?" needs something eaten, not at another meal
         other = _meal_named(text)
         return bool(_FOOD.search(text)) and not (detail and other and other != detail)
@@ -224,7 +262,7 @@ def states_type(text: str, kind: str, own_name: str = "", asked: frozenset[str] 
 
 
 _KIND_WORDS = {"colour": _COLOURS, "age": _AGE, "mark": _MARK, "place": _PLACE, "liking": _LIKING,
-               "time": TIME_WORDS}  # kinds a text holds when one of these is in it
+               "time": TIME_WORDS, "clock": _CLOCK}  # kinds a text holds when one of these is in it
 
 
 def states_amount(text: str, kind: str, detail: str) -> bool:
@@ -241,15 +279,34 @@ def states_amount(text: str, kind: str, detail: str) -> bool:
     return bool(_NUMBER.search(text))
 
 
-def told_which(text: str, thing: str) -> bool | None:
+def names_thing(text: str, thing: str, own_name: str = "", asked: frozenset[str] = frozenset(),
+                heard: frozenset[str] = frozenset()) -> bool:
+    """Whether `text` names the thing (its words' stems, "stude nurse") a question asks the name of: a proper
+    name the question does not hold, beside the thing's last word where the text says the thing (within
+    NEAR_WORDS, with only articles, names and the question's words between: "a student nurse, Amara", "Turbo
+    Drift, a racing game"; not "Precious, the ward sister, asked me to mentor a student nurse" nor "a racing
+    game with Kai"), anywhere where it does not ("I work at Willowbank Market Garden" names the place one works)."""
+    words = _WORD_KEEP.findall(text)
+    named = [i for i, w in enumerate(words) if i > 0 and w[:1].isupper() and w not in ("I", own_name)
+             and w.lower().removesuffix("'s") not in asked | NOT_NAMES]
+    at = [i for i, w in enumerate(words) if thing and stem(w.lower()) == thing.split()[-1]]
+
+    def beside(i: int, j: int) -> bool:
+        between = words[min(i, j) + 1:max(i, j)]
+        return len(between) < NEAR_WORDS and all(w[:1].isupper() or w.lower() in _APPOSITION
+                                                 or stem(w.lower()) in heard for w in between)
+    return any(beside(i, j) for i in named for j in at) if at else bool(named)
+
+
+def told_which(text: str, thing: str, heard: frozenset[str] = frozenset()) -> bool | None:
     """Whether `text` says which one the thing (its words' stems, "cat food") was: a word before its last word
     other than the thing's own words, an article, a possessive or a plain adjective ("tomato soup", "linen
     thread" for "sewing thread"). False when it is said only plainly ("bought a tin of cat food"), None when
-    its last word is not in `text` at all."""
+    its last word is not in `text` at all. A word the question holds (`heard`) tells nothing new."""
     words, stems = word_list(text), thing.split()
     found = [i for i, w in enumerate(words) if stems and stem(w) == stems[-1]]
     before = [next((b for b in reversed(words[:i]) if stem(b) not in stems), "") for i in found]
-    return any(b and b not in _PLAIN_BEFORE for b in before) if found else None
+    return any(b and b not in _PLAIN_BEFORE and stem(b) not in heard for b in before) if found else None
 
 
 def names_kin(text: str, role: str, own_name: str = "") -> bool:

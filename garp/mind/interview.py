@@ -54,6 +54,7 @@ TYPE_PENALTY = 0.6     # a source without the name, time or number the question 
 NAME_PENALTY = 1.0     # a source without a name (a title) when the question asks what someone or something is
                        # called: "my friend" does not answer "What's your friend's name?"
 PERSON_PENALTY = 0.4   # a source not naming the person the question names ("Who is Yuki?")
+TALKS_READ = 200       # the latest memories of talks read for whom the character talked with today
 DAY_ITEMS = 12         # the latest things done today offered as sources
 SUMMARY_ITEMS = 4      # things done (the longest) a source telling part of the day names
 FELT = ("thought", "preference")  # memories that hold, not happen: no answer to "What did you have for breakfast?"
@@ -348,7 +349,7 @@ def day_sources(done: tuple[Done, ...], question: str, t: float, name: str, home
     window, midnight = time_window(question, t), t - t % DAY_S
     before = _before_today(window, t)  # "yesterday", "last night"
     today = window[1] > midnight if window is not None else \
-        asked_type(question) != "time" and not asks_about_history(question)  # not "When did you move here?"
+        asked_type(question) not in ("time", "clock") and not asks_about_history(question)  # not "When did you move here?"
     record = (yesterday + done) if before else done
     if not record or not (today or before) or not _DONE_ASKED.search(question) or _TALK.search(question):
         return []  # talk: the chats answer
@@ -391,16 +392,32 @@ def not_done_source(done: tuple[Done, ...], question: str, t: float,
     return [told_source(text, "day", t)]
 
 
-def no_chat_source(used: list[UsedMemory], done: tuple[Done, ...], question: str, t: float,
-                   began: float | None = None) -> list[UsedMemory]:
-    """"I haven't talked with anyone today." to "Who did you talk to today?" when no remembered chat is from
-    today and the day's record tells it from the night's sleep on (every chat leaves its summary)."""
+def talks_source(mind: Any, done: tuple[Done, ...], question: str, t: float,
+                 began: float | None = None) -> list[UsedMemory]:
+    """Whom the character talked with today, to "Who did you talk to today?": "I talked with Erica and Arjun."
+    when two or more (one talk's own memory says more), "I haven't talked with anyone today." when none and the
+    day's record tells it from the night's sleep on (every talk leaves a memory of it)."""
     window, midnight = time_window(question, t), t - t % DAY_S
-    if not _WHO_TALKED.search(question) or window is None or _before_today(window, t) or not covers(done, midnight, began):
+    if not _WHO_TALKED.search(question) or window is None or _before_today(window, t):
         return []
-    if any(u.kind == "chat" and u.source == "memory" and (u.created or 0.0) >= midnight for u in used):
-        return []
-    return [told_source("I haven't talked with anyone today.", "day", t)]
+    lo, hi = max(window[0], midnight), window[1]
+    talks = [r for r in reversed(mind.memory.recent(TALKS_READ, types=["chat"]))
+             if lo <= r.created <= hi and r.predicate != INTERVIEW_PREDICATE]
+    partners = list(dict.fromkeys(p for p in (talk_partner(r.description, mind) for r in talks) if p))
+    if len(partners) >= 2:
+        return [told_source(f"I talked with {listed(partners)}.", "day", t)]
+    if not talks and covers(done, midnight, began):
+        return [told_source("I haven't talked with anyone today.", "day", t)]
+    return []
+
+
+def talk_partner(summary: str, mind: Any) -> str:
+    """The one a talk's memory is with: "Arjun talked with Erica ..." or else the first person it names."""
+    m = _TALKED_WITH.search(summary)
+    if m:
+        return m.group(1)
+    known = getattr(getattr(mind, "relationships", None), "by_name", {})
+    return next((n for n in known if re.search(rf"\b{re.escape(n)}\b", summary)), "")
 
 
 def woke_source(done: tuple[Done, ...], question: str, t: float) -> list[UsedMemory]:
@@ -520,7 +537,7 @@ async def interview_sources(mind: Any, question: str, t: float, doing: Any = Non
     now = doing_source(doing, question, t, name, home, plan_items)
     used += feeling_source(mind, question, t) + relation_source(mind, named, t) + now + self_source(mind, question, t) \
         + day_sources(done, question, t, name, home, yesterday) + not_done_source(done, question, t, plan_items, began) \
-        + woke_source(done, question, t) + no_chat_source(used, done, question, t, began) \
+        + woke_source(done, question, t) + talks_source(mind, done, question, t, began) \
         + (plan_source(mind, question, t, plan_items) if not (now and _DOING_ASKED.search(question)) else [])
     pronoun = own_pronoun(mind.persona)
     for u in used:
@@ -587,7 +604,7 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     history = cues.history and u.source == "persona:background"
     by_name = bool(cues.people & named_people(u.spoken, cues.speaker))
     penalty = (PAST_PENALTY if cues.past and habit and u.source != "persona:background" else 0.0) \
-        + (_type_penalty(cues.want) if cues.want and not states_type(u.spoken, cues.want, cues.speaker, cues.proper)
+        + (_type_penalty(cues.want) if cues.want and not states_type(u.spoken, cues.want, cues.speaker, cues.proper, cues.stems)
            else 0.0) \
         + (PERSON_PENALTY if cues.people and not (by_name or names_role(u.spoken, cues.roles)) else 0.0) \
         + (OUT_OF_WINDOW if window is not None and (timed or habit and not cues.habitual) and not inside else 0.0) \
@@ -777,6 +794,7 @@ _MEAL_CHECK = re.compile(r"\b(have|did) you (had|have|eaten|eat|got)\b[^?]*?"
 _YES_NO = re.compile(r"^\s*(have|has|had|did|do|does|are|is|were|was)\b", re.I)
 _WOKE_ASKED = re.compile(r"\b(what time|when) did you (get up|wake|get out of bed|rise)\b|\bwhat time were you up\b",
                          re.I)
+_TALKED_WITH = re.compile(r"\btalked with ([A-Z][\w'-]+)")
 _WHO_TALKED = re.compile(r"\bwho (did|have|had) you (talk|talked|speak|spoke|spoken|chat|chatted)\b", re.I)
 _HABITUAL = re.compile(r"\b(these days|nowadays|usually|normally)\b", re.I)
 _DONE_ASKED = re.compile(r"\b(did|had|was|were|went|ate|been|spent|have you (done|had|seen|met|eaten)|so far|earlier)\b", re.I)
@@ -785,7 +803,7 @@ _FELT_THEN = re.compile(r"\b(did|were|was|had|felt|yesterday|last|earlier|ago)\b
 
 
 def _type_penalty(want: str) -> float:
-    return NAME_PENALTY if want in ("name:called", "title") or want.startswith("kin:") else TYPE_PENALTY
+    return NAME_PENALTY if want == "name:called" or want.startswith(("title", "kin:")) else TYPE_PENALTY
 
 
 def interview_inputs(mind: Any, question: str, used: list[UsedMemory]) -> InterviewInputs:
