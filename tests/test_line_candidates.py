@@ -291,11 +291,18 @@ def test_a_greeting_back_is_asked_after_and_a_goodbye_answered_without_echoing_t
 
 def test_what_reflection_concluded_about_someone_is_said_only_to_them():
     """Ludwig came to invite Mika and opened with "Erica matters to me." and "Oliver matters to me.":
-    a reflection about how one feels towards someone is for them to hear, how the days go for nobody."""
+    a reflection about how one feels towards someone is for them to hear, how the days go for nobody. And
+    only as warmly as one feels: coworkers told each other "You matter to me." every day."""
     thoughts = ["Erica matters to me.", "I spend a lot of my time at Hobbs Cafe.", "I always enjoy a chat with Mika."]
-    said = texts(inputs(speaker="Ludwig", listener="Mika", urgent_thoughts=thoughts))
+    said = texts(inputs(speaker="Ludwig", listener="Mika", urgent_thoughts=thoughts, sentiment=0.3))
     assert "I always enjoy a chat with you." in said
     assert not any("Erica" in t or "Hobbs Cafe" in t for t in said)
+    cool = texts(inputs(speaker="Ludwig", listener="Mika", urgent_thoughts=thoughts, sentiment=0.1))
+    assert "I always enjoy a chat with you." not in cool
+    fond = ["Mika matters to me.", "I would like to spend more time with Mika."]
+    assert "You matter to me." not in texts(inputs(speaker="Ludwig", listener="Mika", urgent_thoughts=fond,
+                                                   sentiment=0.3))
+    assert "You matter to me." in texts(inputs(speaker="Ludwig", listener="Mika", urgent_thoughts=fond, sentiment=0.6))
     owed = texts(inputs(speaker="Ludwig", listener="Mika", urgent_thoughts=["I need to make things right with Erica."]))
     assert "I need to make things right with Erica." in owed  # a worry about someone may be shared
 

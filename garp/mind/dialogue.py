@@ -82,6 +82,7 @@ class LineInputs(BaseModel):
     purpose: str = ""  # the arrangement the two met for ("Tomas apologises to Jonah over coffee")
     last_turn: bool = False
     familiarity: float = 0.5  # how well the speaker knows the listener (greetings in rank mode)
+    sentiment: float = 0.0  # how the speaker feels towards the listener (what warm words it says to them)
     news: list[NewsItem] = Field(default_factory=list)  # events the speaker may tell the listener about
     said_before: list[str] = Field(default_factory=list)  # lines said to the listener in earlier talks
     said_lately: list[str] = Field(default_factory=list)  # lines said to anyone lately (stock replies not again)
@@ -264,6 +265,7 @@ class SpeakerContext(BaseModel):
     place: str = ""
     purpose: str = ""  # the arrangement this meeting is for ("" = a chance chat)
     familiarity: float = 0.5  # how well this participant knows the other
+    sentiment: float = 0.0  # how this participant feels towards the other
     news: list[NewsItem] = Field(default_factory=list)  # events this participant may tell the other about
     said_before: list[str] = Field(default_factory=list)  # what it said to the other in earlier talks
     said_lately: list[str] = Field(default_factory=list)  # what it said to anyone lately
@@ -332,8 +334,8 @@ async def run_conversation(a_ctx: SpeakerContext, b_ctx: SpeakerContext, schedul
                             relationship=sp.relationship, memories=memories, rules=rules,
                             history=tr.as_text(), exemplars=sp.exemplars, urgent_thoughts=sp.urgent_thoughts,
                             reserved=sp.reserved, place=tr.place, purpose=sp.purpose, last_turn=k >= total - 2,
-                            familiarity=sp.familiarity, news=news[sp.name], offer=offer[sp.name], t=t_line,
-                            said_before=sp.said_before, said_lately=sp.said_lately, day=sp.day,
+                            familiarity=sp.familiarity, sentiment=sp.sentiment, news=news[sp.name],
+                            offer=offer[sp.name], t=t_line, said_before=sp.said_before, said_lately=sp.said_lately, day=sp.day,
                             spent=sorted(phrasebook.spent(t_line)) if phrasebook else [])
         out, rec = await scheduler.call(ConversationLine(), inputs, agent=sp.name,
                                         deadline=call_deadline(scheduler, deadline_s), game_time=t_line)

@@ -48,19 +48,23 @@ SAID = {"person": ("{} matters to me.", "I would like to spend more time with {}
         "chores": ("{} keeps getting messy and needs looking after.",), "wish": ("It matters to me to {}.",),
         "worry": ("Worry has been weighing on me lately.",), "glad": ("Small things have been making me happy lately.",),
         "event": ("The {} is very much on my mind.",)}
-TOLD_ONLY_TO_THEM = ("person", "chat")  # said to the one it is about ("You matter to me."), to nobody else
+# said only to the one it is about, and only when the owner feels this warmly towards them (its sentiment; 0.15
+# "likes", 0.5 "is very fond of"): counting who comes up in the memories made coworkers tell each other
+# "You matter to me." every day
+TOLD_ONLY_TO_THEM = {"person": 0.5, "chat": 0.15}
 NEVER_TOLD = ("place", "chores", "glad")  # what the days are like: kept to oneself, not news to anyone
 _SAID_RX = {kind: [re.compile("^" + re.escape(t).replace(r"\{\}", "(?P<who>.+?)") + "$") for t in ts]
             for kind, ts in SAID.items()}
 
 
-def private_to(thought: str, listener: str) -> bool:
-    """A conclusion of code's not to be said to `listener`: about how the days are, or about how the owner
-    feels towards someone else ("Ludwig matters to me." said to Mika)."""
-    for kind in TOLD_ONLY_TO_THEM + NEVER_TOLD:
+def private_to(thought: str, listener: str, sentiment: float = 0.0) -> bool:
+    """A conclusion of code's not to be said to `listener`, towards whom the owner has `sentiment`: about how
+    the days are, about how the owner feels towards someone else ("Ludwig matters to me." said to Mika), or
+    warmer than the owner feels towards the listener."""
+    for kind in (*TOLD_ONLY_TO_THEM, *NEVER_TOLD):
         for rx in _SAID_RX[kind]:
             m = rx.match(thought.strip())
-            if m and (kind in NEVER_TOLD or m.group("who") != listener):
+            if m and (kind in NEVER_TOLD or m.group("who") != listener or sentiment < TOLD_ONLY_TO_THEM[kind]):
                 return True
     return False
 

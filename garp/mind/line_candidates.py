@@ -140,11 +140,12 @@ def apologises(line: str, listener: str) -> bool:
     return bool(APOLOGY.search(line)) and not _NOT_APOLOGY.search(line) and not aimed_elsewhere(line, listener)
 
 
-def tellable(memory: str, listener: str) -> bool:
-    """A memory a person would tell `listener`: not the world's bookkeeping, about something (not a bare
-    name), and not a conclusion of reflection kept to oneself or meant for someone else."""
+def tellable(memory: str, listener: str, sentiment: float = 0.0) -> bool:
+    """A memory a person would tell `listener` (towards whom it has `sentiment`): not the world's bookkeeping,
+    about something (not a bare name), and not a conclusion of reflection kept to oneself, meant for someone
+    else or warmer than it feels."""
     return bool(memory.strip()) and not is_bookkeeping(memory) and len(memory.split()) >= 4 \
-        and not private_to(memory, listener)
+        and not private_to(memory, listener, sentiment)
 
 
 # --- the kinds of line ----------------------------------------------------------------------
@@ -311,13 +312,13 @@ def own_topics(i: Any, last: str) -> list[LineOption]:
     """What the speaker has to say: its thoughts, the purpose of the meeting, memories the last line
     brought up (retrieved with it as the query), worth more the more words they share with it."""
     out: list[LineOption] = []
-    for thought in [t for t in i.urgent_thoughts if tellable(t, i.listener)][-2:]:
+    for thought in [t for t in i.urgent_thoughts if tellable(t, i.listener, i.sentiment)][-2:]:
         out.append(LineOption(spoken(thought, i.speaker, i.listener), U_THOUGHT, "thought"))
     if i.purpose and not i.history:
         out.append(LineOption(f"Thanks for meeting me, {i.listener}.", U_PURPOSE, "purpose"))
     said = content_words(last)
     for memory in i.memories:
-        if tellable(memory, i.listener) and memory not in getattr(i, "rules", ()):  # a rule guides, it is not news
+        if tellable(memory, i.listener, i.sentiment) and memory not in getattr(i, "rules", ()):  # a rule guides, it is not news
             overlap = len(said & content_words(memory)) / len(said) if said else 0.0
             utility = U_UNRELATED if said and not overlap else U_MEMORY + U_OVERLAP * overlap
             out.append(LineOption(spoken(memory, i.speaker, i.listener), utility, "memory"))

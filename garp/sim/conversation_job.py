@@ -33,6 +33,7 @@ def speaker(brain: JobContext, mind: AgentMind, other: str, place: str, topic: s
     """One participant's side of the talk; `days`: each one's day so far (`day_record.Done` values)."""
     emotions = brain.switches["emotions"]
     soc = mind.personality.trait("sociability")
+    rel = mind.relationships.get_or_meet(other)
     # a thought about an event it knows is said as that event's invitation or news, not again in its own words
     events = [e.what for e in mind.events.known.values()]
     thoughts = [th for th in mind.memory.urgent_thoughts if not any(word_overlap(th, w) >= 0.5 for w in events)]
@@ -42,7 +43,7 @@ def speaker(brain: JobContext, mind: AgentMind, other: str, place: str, topic: s
                           relationship=mind.relationships.summary(other), exemplars=mind.personality.voice_lines(),
                           urgent_thoughts=thoughts[-3:], reserved=bool(soc and soc.pole == "introverted"),
                           memory=mind.memory, place=place, purpose=purpose,
-                          familiarity=mind.relationships.get_or_meet(other).familiarity,
+                          familiarity=rel.familiarity, sentiment=rel.sentiment,
                           news=mind.events.news_for(other, t, place), said_before=mind.events.said_to(other),
                           said_lately=mind.events.said_lately(),
                           day=day_talk(days[mind.name], plan_today(mind, t), mind.name, mind.persona.home, t,
