@@ -164,16 +164,19 @@ def test_a_housemates_own_bed_is_not_offered_shared_things_are():
     assert not may_use(obj(["Maya"]), guest, "Maya's House")
 
 
-def test_only_a_visit_to_anothers_home_makes_a_guest():
-    """A guest keeps its hosts company in the rooms they are in. The rule was applied wherever the plan had
-    a character, so at home a housemate asleep in the bedroom kept Erica there (she napped at 06:02 for
-    breakfast) and at the cafe the hall kept its cook out of the kitchen."""
-    from garp.sim.requests import visited_home
-    assert visited_home("Maya's House", "Maya's House", "Erica's House") == "Maya's House"
-    assert visited_home("Erica's House", "Erica's House", "Erica's House") is None
-    assert visited_home("Hobbs Cafe", "Hobbs Cafe", "Erica's House") is None
-    assert visited_home("Maya's House", "Hobbs Cafe", "Erica's House") is None  # not there yet
-    assert visited_home(None, "Maya's House", "Erica's House") is None
+def test_company_is_kept_on_a_visit_and_by_the_host_of_a_gathering_not_on_an_ordinary_day():
+    """Keeping company means using the rooms others are in. The rule was applied wherever the plan had a
+    character, so at home a housemate asleep in the bedroom kept Erica there (she napped at 06:02 for breakfast)
+    and at the cafe the hall kept its cook out of the kitchen; kept to visits only, a party's host left its
+    guests in the dining room for the kitchen and the bedroom, and the party held a third of its talks."""
+    from garp.sim.requests import company_home
+    assert company_home("Maya's House", "Maya's House", "Erica's House") == "Maya's House"
+    assert company_home("Erica's House", "Erica's House", "Erica's House") is None
+    assert company_home("Erica's House", "Erica's House", "Erica's House", gathering=True) == "Erica's House"
+    assert company_home("Hobbs Cafe", "Hobbs Cafe", "Erica's House") is None
+    assert company_home("Hobbs Cafe", "Hobbs Cafe", "Erica's House", gathering=True) is None  # not a home
+    assert company_home("Maya's House", "Hobbs Cafe", "Erica's House") is None  # not there yet
+    assert company_home(None, "Maya's House", "Erica's House") is None
 
 
 def test_every_model_call_of_a_job_shares_the_jobs_deadline():

@@ -92,7 +92,7 @@ class DecideJob(Job):
     needs: NeedsSnapshot
     current: str  # the activity's description
     using: UsingSnapshot | None
-    guest_at: str | None  # the home the agent visits right now, if any
+    company_at: str | None  # the home where the agent keeps others company now (requests.company_home)
     friend_out: bool  # at a visit's house and the friend is not there
     company_rooms: tuple[str, ...]  # rooms others occupy at the agent's place
     visited: tuple[str, ...]  # places already visited on the decision's day, in order

@@ -281,7 +281,7 @@ class Brain:
         if not here and target == here_place and not novel:  # e.g. a visit: being there is the activity
             return objects, novel, "stay"
         objects = here or objects
-        if job.guest_at == here_place:  # a guest keeps the hosts company (visit, III-A9)
+        if job.company_at == here_place:  # a guest keeps the hosts company, a host its guests (III-A9)
             objects = [o for o in objects if o.room in job.company_rooms] or objects
         return objects, novel, ""
 

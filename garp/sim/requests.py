@@ -131,14 +131,15 @@ class Requests:
     def decide_job(self, mind: AgentMind, due: float) -> DecideJob:
         body = self.world.bodies[mind.name]
         block = mind.plan.current_day_node(due) if mind.plan is not None else None
-        guest_at = visited_home(block.place if block is not None else None, body.place, mind.persona.home)
+        company_at = company_home(block.place if block is not None else None, body.place, mind.persona.home,
+                                  gathering=block is not None and block.commitment_id is not None)
         objects = tuple(o.model_copy(update={"users": dict(o.users)})
                         for o in self.world.objects.near(body.x, body.y, CANDIDATE_RADIUS_PX)
-                        if may_use(o, mind, guest_at))
+                        if may_use(o, mind, company_at))
         self.visit(mind.name, self.clock.t)
         return DecideJob(agent=mind.name, asked_t=self.clock.t, due_t=due, objects=objects, body=self.body(mind.name),
                          needs=self.needs(mind), current=mind.activity.description, using=_using(mind),
-                         guest_at=guest_at, friend_out=friend_out(self.world, mind, due),
+                         company_at=company_at, friend_out=friend_out(self.world, mind, due),
                          company_rooms=tuple(sorted({b.room for n, b in self.world.bodies.items()
                                                      if n != mind.name and b.place == body.place and b.room})),
                          visited=tuple(self.visited.get(mind.name, {}).get(int(due // DAY_S), [])))
@@ -223,11 +224,13 @@ def is_home(place: str) -> bool:
     return place.endswith(("House", "Flat"))
 
 
-def visited_home(plan_place: str | None, here: str, home: str) -> str | None:
-    """The home a character is a guest in: another's, where its plan has it now. At its own home, a shop or a
-    cafe it is nobody's guest and every room is its to use (the guest's rule, keeping company in the rooms
-    others are in, kept a cook out of the cafe kitchen and a housemate in the bedroom, napping at 06:02)."""
-    return plan_place if plan_place and plan_place == here and plan_place != home and is_home(plan_place) else None
+def company_home(plan_place: str | None, here: str, home: str, gathering: bool = False) -> str | None:
+    """The home where a character keeps others company (uses the rooms they are in), if any: another's, where
+    its plan has it now (a visit), or its own while a gathering it is committed to is on there (the host of a
+    party). Elsewhere, and at home on an ordinary day, every room is its to use: the rule kept a cook out of the
+    cafe kitchen and a housemate in the bedroom, napping at 06:02."""
+    there = bool(plan_place) and plan_place == here and is_home(plan_place or "")
+    return plan_place if there and (plan_place != home or gathering) else None
 
 
 def may_use(obj: Any, mind: AgentMind, guest_at: str | None = None) -> bool:
