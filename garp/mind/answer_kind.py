@@ -150,8 +150,11 @@ _WHICH_ASKED = re.compile(r"\bwhich (?:\w+ )?(?P<thing>city|town|village|country
 # "Who won the race?", "Where did the key turn up in the end?": how something came out, told only by a word that
 # says so and is not the question's own ("I lost my key" answers no "lost key turn up"); "How did you end up
 # here?", "When did the drays turn up?" and "How did the trip go?" ask no such thing
-_OUTCOME_ASKED = re.compile(r"\bwho (won|came first)\b|\b(did|do|does) (?:\w+ ){1,4}win\b|\bin the end\b|"
-                            r"\bwhere did (?:\w+ ){1,4}turn up\b|\bwhat was the (result|verdict|outcome)\b", re.I)
+_WIN_ASKED = re.compile(r"\bwho (won|came first)\b|\b(did|do|does) (?:[\w']+ ){1,4}win\b", re.I)
+_OUTCOME_ASKED = re.compile(r"\bin the end\b|\bwhere did (?:[\w']+ ){1,4}turn up\b|\bwhat was the (result|verdict|outcome)\b",
+                            re.I)
+_WON = re.compile(r"\b(won|wins?|winners?|beat|lost|loses?|came (first|second|third|last)|draw|drew|tied|first prize|"
+                  r"champions?|victory)\b", re.I)  # "scored twice" says nothing of who won
 _OUTCOME = re.compile(r"\b(won|wins?|winner|beat|lost|loses?|came (first|second|third|last)|pass(ed)?|fail(ed)?|"
                       r"went (well|badly|fine|wrong|ok|okay|smoothly)|turned (up|out)|found|results?|ended|in the end|"
                       r"finally|eventually|got (through|in|the|a|an|top)|praised|fixed|mended|healed|recovered|solved|"
@@ -159,18 +162,20 @@ _OUTCOME = re.compile(r"\b(won|wins?|winner|beat|lost|loses?|came (first|second|
                       re.I)
 _ASKING_STEMS = frozenset(stem(w) for w in "turned winner ended result verdict outcome score".split())  # "turn up"
 # "What did the vet say was wrong?", "What did Pavel tell you?": what someone said, by a verb of saying
-_SAID_ASKED = re.compile(r"\bwhat did (?:\w+ ){1,4}(say|tell|think|reckon|answer|reply|write|suggest|advise)\b", re.I)
+_SAID_ASKED = re.compile(r"\bwhat did (?:[\w']+ ){1,4}(say|tell|think|reckon|answer|reply|write|suggest|advise)\b", re.I)
 _SAYING = re.compile(r"\b(said|says|say|told|tells|tell|thinks?|thought|reckons?|reckoned|answered|replied|explained|"
-                     r"warned|asked|promised|mentioned|complained|admitted|agreed|insisted|suggested|advised|wrote|"
-                     r"writes|invited|wants?|wanted|reminded|announced|confirmed|according to)\b", re.I)
+                     r"warned|asked|promised|mentioned|complained|admitted|agreed|insisted|suggested|advised|invited|"
+                     r"wants?|wanted|reminded|announced|confirmed|according to)\b", re.I)  # not "wrote": one's own letter
 _CLOCK_ASKED = re.compile(r"\bwhat time\b", re.I)
 _CLOCK = re.compile(rf"\b(\d{{1,2}}(:\d\d)?\s*(am|pm)?|noon|midday|midnight|dawn|dusk|o'clock|half past|quarter (past|to)|"
                     rf"(?:at|by|from|until|till|before|after|around|about) (?:{_CLOCK_WORDS}))\b", re.I)
 # after the kinds a question's phrasing asks (a price, a count, a quality...), those its question words ask: "What
 # time" a clock time (not "on Thursdays"), "Who won" a name that won, then who, when, how much, where
-_ASKED_BY_WORDS = (("clock", _CLOCK_ASKED), ("outcome", _OUTCOME_ASKED), ("said", _SAID_ASKED), *_TYPE_QUESTIONS)
+_ASKED_BY_WORDS = (("clock", _CLOCK_ASKED), ("outcome:win", _WIN_ASKED), ("outcome", _OUTCOME_ASKED), ("said", _SAID_ASKED),
+                   *_TYPE_QUESTIONS)
 _PLAIN_BEFORE = frozenset("a an the my your his her our their its some of that this these those any another new old "
-                          "hand big small little large nice lovely good whole same other own fresh".split())  # "second-hand"
+                          "hand big small little large nice lovely good whole same other own fresh lost stray young tiny poor "
+                          "injured hungry sick wet dead".split())  # "second-hand"
 
 
 def asks_about_past(question: str) -> bool:
@@ -241,7 +246,7 @@ def states_type(text: str, kind: str, own_name: str = "", asked: frozenset[str] 
     "a racing game" to "Which racing game?")."""
     kind, _, detail = kind.partition(":")
     if kind == "name":  # a person by name, or by role ("my uncle") unless the question asks what they are called
-        return bool(named_people(text, own_name) - asked or (detail != "called" and _MY_KIN.search(text)))
+        return bool(named_people(text, own_name) - asked or (detail != "called" and _kin_unasked(text, asked)))
     if kind == "kin":
         return names_kin(text, detail, own_name)
     if kind == "title":
@@ -253,7 +258,7 @@ def states_type(text: str, kind: str, own_name: str = "", asked: frozenset[str] 
     if kind in ("quality", "sort"):  # the thing said with a word that tells which: "tomato soup", not "a tin of cat food"
         return bool(told_which(text, detail, heard)) if kind == "quality" else told_which(text, detail, heard) is not False
     if kind in ("outcome", "said"):  # "won", "turned up"; "said", "warned": a word of its own or the asking one
-        rx = _OUTCOME if kind == "outcome" else _SAYING
+        rx = _SAYING if kind == "said" else _WON if detail == "win" else _OUTCOME
         return any(stem(w) not in heard - _ASKING_STEMS for m in rx.finditer(text) for w in word_list(m.group(0))[:1])
     if kind == "meal":  # "What did you have for breakfast?" needs something eaten, not at another meal
         other = _meal_named(text)
@@ -307,6 +312,12 @@ def told_which(text: str, thing: str, heard: frozenset[str] = frozenset()) -> bo
     found = [i for i, w in enumerate(words) if stems and stem(w) == stems[-1]]
     before = [next((b for b in reversed(words[:i]) if stem(b) not in stems), "") for i in found]
     return any(b and b not in _PLAIN_BEFORE and stem(b) not in heard for b in before) if found else None
+
+
+def _kin_unasked(text: str, asked: frozenset[str]) -> bool:
+    """"my uncle" in `text`, not the one the question asks about ("my neighbour Doreen" to "Who is Doreen's grandson
+    marrying?")."""
+    return any(not set(word_list(text[m.end():])[:1]) & asked for m in _MY_KIN.finditer(text))
 
 
 def names_kin(text: str, role: str, own_name: str = "") -> bool:
