@@ -164,6 +164,19 @@ def test_a_housemates_own_bed_is_not_offered_shared_things_are():
     assert not may_use(obj(["Maya"]), guest, "Maya's House")
 
 
+def test_a_cafes_kitchen_is_for_those_who_work_there():
+    """A customer is not offered the cafe kitchen's fridge or stove (nothing kept one out of there); the cafe's
+    hall is everyone's, and one who works nowhere is a customer everywhere."""
+    from garp.sim.requests import may_use
+
+    def person(name, workplace):
+        return types.SimpleNamespace(name=name, persona=types.SimpleNamespace(home=f"{name}'s House", workplace=workplace))
+    fridge = types.SimpleNamespace(place="Hobbs Cafe", owners=[], room="Cafe Kitchen")
+    table = types.SimpleNamespace(place="Hobbs Cafe", owners=[], room="Hobbs Cafe")
+    assert may_use(fridge, person("Arjun", "Hobbs Cafe")) and not may_use(fridge, person("Felix", "Oak Hill College"))
+    assert may_use(table, person("Felix", "Oak Hill College")) and not may_use(fridge, person("Sam", None))
+
+
 def test_company_is_kept_on_a_visit_and_by_the_host_of_a_gathering_not_on_an_ordinary_day():
     """Keeping company means using the rooms others are in. The rule was applied wherever the plan had a
     character, so at home a housemate asleep in the bedroom kept Erica there (she napped at 06:02 for breakfast)

@@ -29,6 +29,7 @@ APPRAISE_MIN_GAP_S = 60 * 60.0  # game s between two perception-triggered apprai
 MAX_OBSERVATIONS = 3  # observations folded into one perception memory
 STAY_S = 30 * 60.0  # game s an agent stays at a place it walked to without an object
 PRIVATE_ROOM_WORDS = ("Bed", "Bath", "Toilet", "Wash")  # rooms of a home a guest does not use
+STAFF_ROOM_WORDS = ("Kitchen",)  # rooms of a cafe or shop for those who work there
 
 
 FIRST_CHOICE_SPACING_WALL_S = 2.0  # wall s between the cast's first choices: a little under what one choice's option
@@ -235,10 +236,11 @@ def company_home(plan_place: str | None, here: str, home: str, gathering: bool =
 
 def may_use(obj: Any, mind: AgentMind, guest_at: str | None = None) -> bool:
     """Homes are private: only owners (residents own their home's shared objects) use objects inside them; a guest
-    whose plan has them at that home right now (a visit) uses the shared rooms only."""
+    whose plan has them at that home right now (a visit) uses the shared rooms only. Elsewhere the back rooms
+    (a cafe's kitchen) are for those who work there."""
     place = obj.place or ""
     if not is_home(place):
-        return True
+        return place == mind.persona.workplace or not any(w in (obj.room or "") for w in STAFF_ROOM_WORDS)
     if mind.name in (obj.owners or []):
         return True
     if place == mind.persona.home:  # a housemate's own things (a bed has one owner) stay theirs
