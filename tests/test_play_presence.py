@@ -380,3 +380,23 @@ def test_one_figure_per_tile_diners_around_one_table_and_a_waiter_beside_them(re
     app.town.camera.center_on(table.x, table.y)
     app.draw(pygame.Surface((W, H)))
     assert len({renderer.hits[n].center for n in cast}) == len(cast)  # five figures on screen, not one
+
+
+def test_another_use_of_the_object_at_hand_ends_the_first_use_and_starts_its_own():
+    """Greta chose to clear the dining table while eating at it and went on "eating" for two hours: the log, the
+    table and the interview ("From 06:45 to 08:36 I had breakfast") kept the first use."""
+    from garp.sim.apply import Applier
+    from garp.sim.messages import Do, Reply
+    town = Town(("Greta",))
+    table = "gretas-house/dining-table"
+    t = town.clock.t
+    assert town.world.settle("Greta", table, "eat", t)
+    applier = Applier(world=town.world, clock=town.clock, minds=town.minds, log=town.log, conversations=None,
+                      lockstep=True, visit=town.requests.visit)
+    clear = Do(agent="Greta", description="clear the table", place="Greta's House", duration_s=600.0, decision={},
+               object_id=table, verb="clear")
+    applier.apply(Reply(clear, 1, t + 900.0, 0.0, "decide"))
+    assert town.world.bodies["Greta"].using == (table, "clear")
+    assert [(e["kind"], e["verb"]) for e in town.log.events if e.get("object") == table and "verb" in e] == \
+        [("action_start", "eat"), ("action_end", "eat"), ("action_start", "clear")]
+    assert town.minds["Greta"].activity.kind == "use" and town.minds["Greta"].activity.verb == "clear"
