@@ -153,13 +153,12 @@ _WHICH_ASKED = re.compile(r"\bwhich (?:\w+ )?(?P<thing>city|town|village|country
 _WIN_ASKED = re.compile(r"\bwho (won|came first)\b|\b(did|do|does) (?:[\w']+ ){1,4}win\b", re.I)
 _OUTCOME_ASKED = re.compile(r"\bin the end\b|\bwhere did (?:[\w']+ ){1,4}turn up\b|\bwhat was the (result|verdict|outcome)\b",
                             re.I)
-_WON = re.compile(r"\b(won|wins?|winners?|beat|lost|loses?|came (first|second|third|last)|draw|drew|tied|first prize|"
-                  r"champions?|victory)\b", re.I)  # "scored twice" says nothing of who won
-_OUTCOME = re.compile(r"\b(won|wins?|winner|beat|lost|loses?|came (first|second|third|last)|pass(ed)?|fail(ed)?|"
-                      r"went (well|badly|fine|wrong|ok|okay|smoothly)|turned (up|out)|found|results?|ended|in the end|"
-                      r"finally|eventually|got (through|in|the|a|an|top)|praised|fixed|mended|healed|recovered|solved|"
-                      r"cancelled|postponed|verdict|scored?|draw|drew|tied|first prize|second prize|medal|trophy)\b",
-                      re.I)
+_WIN_WORDS = r"won|wins?|beat|lost|loses?|came (first|second|third|last)|draw|drew|tied|first prize"
+_WON = re.compile(rf"\b({_WIN_WORDS}|winners?|champions?|victory)\b", re.I)  # "scored twice" says nothing of who won
+_OUTCOME = re.compile(rf"\b({_WIN_WORDS}|winner|pass(ed)?|fail(ed)?|went (well|badly|fine|wrong|ok|okay|smoothly)|"
+                      r"turned (up|out)|found|results?|ended|in the end|finally|eventually|got (through|in|the|a|an|top)|"
+                      r"praised|fixed|mended|healed|recovered|solved|cancelled|postponed|verdict|scored?|second prize|"
+                      r"medal|trophy)\b", re.I)
 _ASKING_STEMS = frozenset(stem(w) for w in "turned winner ended result verdict outcome score".split())  # "turn up"
 # "What did the vet say was wrong?", "What did Pavel tell you?": what someone said, by a verb of saying
 _SAID_ASKED = re.compile(r"\bwhat did (?:[\w']+ ){1,4}(say|tell|think|reckon|answer|reply|write|suggest|advise)\b", re.I)
@@ -258,8 +257,8 @@ def states_type(text: str, kind: str, own_name: str = "", asked: frozenset[str] 
     if kind in ("quality", "sort"):  # the thing said with a word that tells which: "tomato soup", not "a tin of cat food"
         return bool(told_which(text, detail, heard)) if kind == "quality" else told_which(text, detail, heard) is not False
     if kind in ("outcome", "said"):  # "won", "turned up"; "said", "warned": a word of its own or the asking one
-        rx = _SAYING if kind == "said" else _WON if detail == "win" else _OUTCOME
-        return any(stem(w) not in heard - _ASKING_STEMS for m in rx.finditer(text) for w in word_list(m.group(0))[:1])
+        rx, echoed = _SAYING if kind == "said" else _WON if detail == "win" else _OUTCOME, heard - _ASKING_STEMS
+        return any(stem(word_list(m.group(0))[0]) not in echoed for m in rx.finditer(text))
     if kind == "meal":  # "What did you have for breakfast?" needs something eaten, not at another meal
         other = _meal_named(text)
         return bool(_FOOD.search(text)) and not (detail and other and other != detail)

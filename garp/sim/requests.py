@@ -230,7 +230,7 @@ def company_home(plan_place: str | None, here: str, home: str, gathering: bool =
     its plan has it now (a visit), or its own while a gathering it is committed to is on there (the host of a
     party). Elsewhere, and at home on an ordinary day, every room is its to use: the rule kept a cook out of the
     cafe kitchen and a housemate in the bedroom, napping at 06:02."""
-    there = bool(plan_place) and plan_place == here and is_home(plan_place or "")
+    there = plan_place is not None and plan_place == here and is_home(plan_place)
     return plan_place if there and (plan_place != home or gathering) else None
 
 
