@@ -71,6 +71,34 @@ def test_other_models_recording_is_refused(tmp_path):
         ReplyCache(junk, "a" * 64)
 
 
+def _fill(cache: ReplyCache, n: int, tag: str) -> None:
+    for i in range(n):
+        cache.put(f"{tag}{i:05d}", {"scores": [float(i)] * (2 + i % 7)})
+
+
+def test_a_recording_replaced_under_a_left_over_wal_file_is_refused(tmp_path):
+    """A check killed mid-recording left replies.sqlite-wal (part of its log already checkpointed into the
+    file); `git checkout` then restored the recording beside it, and sqlite read the old file through the
+    stale log: rows came back under other keys (8 scores for a choice of 7) and the check took the fallbacks
+    for the model's. Such a file is refused, by name, before any reply is read from it."""
+    import shutil
+    path, model = tmp_path / "replies.sqlite", "a" * 64
+    first = ReplyCache(path, model)
+    _fill(first, 600, "a")
+    first.close()
+    committed = tmp_path / "committed.sqlite"
+    shutil.copy(path, committed)
+    killed = ReplyCache(path, model)
+    killed._db.execute("PRAGMA wal_autocheckpoint=20")  # a long recording checkpoints as it goes
+    _fill(killed, 2000, "b")
+    stale = (tmp_path / "replies.sqlite-wal").read_bytes()
+    killed.close()
+    shutil.copy(committed, path)  # the checkout
+    (tmp_path / "replies.sqlite-wal").write_bytes(stale)
+    with pytest.raises(GarpError, match=r"replies\.sqlite: not a readable cache file .*replies\.sqlite-wal"):
+        ReplyCache(path, model)
+
+
 # ---- faults: a junk server must not poison the live cache (issue 20 §1) ---------------------
 import json  # noqa: E402
 import random  # noqa: E402

@@ -88,11 +88,17 @@ class ReplyCache:
         try:
             db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
+            damage = db.execute("PRAGMA quick_check").fetchone()[0]
+            if damage != "ok":
+                raise sqlite3.DatabaseError(damage)
             db.execute("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT)")
             db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, value TEXT, created REAL)")
             row = db.execute("SELECT v FROM meta WHERE k='model'").fetchone()
         except sqlite3.DatabaseError as e:
-            raise GarpError(f"reply cache {self.path}: not a readable cache file ({e}); delete it to start afresh") from None
+            # a file replaced while a -wal file was left beside it (a killed run, then `git checkout`) reads as
+            # this; unchecked, its rows came back under other keys (8 scores for a choice of 7)
+            raise GarpError(f"reply cache {self.path}: not a readable cache file ({e}); delete it to start afresh, "
+                            f"or restore it with no {self.path.name}-wal or -shm file beside it") from None
         if row is None:
             db.execute("INSERT INTO meta VALUES ('model', ?)", (self.model_id,))
         elif row[0] != self.model_id:
