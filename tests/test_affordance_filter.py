@@ -208,6 +208,31 @@ def test_a_verb_left_out_takes_no_place_among_the_best_two(embedder):
     assert len(awake) >= len([c for c in everything if c.verb != "sleep"])
 
 
+def test_a_short_task_done_in_this_block_is_not_offered_again(embedder):
+    """Jonah's "painting" block at home had no easel, and the model chose his shower every 15 minutes from
+    08:08 to 12:30. A short task chosen in this block (its steps included) is done; an open-ended one (work at
+    the desk) goes on being offered, and the next block offers the shower again."""
+    from garp.sim.messages import ChosenUse
+    from garp.sim.pipeline import done_in_block
+    types = load_object_types(ASSETS / "objects.json")
+    room = [("shower", 0.0, 0.0), ("desk", 64.0, 0.0), ("plant", 96.0, 32.0), ("chair", 64.0, 32.0)]
+    objects = [WorldObject(id=f"home/{t}", type=t, name=t, kind=types[t], x=x, y=y, tile=(0, 0),
+                           place="Jonah's House") for t, x, y in room]
+    shower = ChosenUse(plan_item="painting", object_id="home/shower", verb="shower", duration_min=15)
+    desk = ChosenUse(plan_item="get started: painting", object_id="home/desk", verb="work", duration_min=120)
+    earlier = ChosenUse(plan_item="wake up and have breakfast", object_id="home/plant", verb="water",
+                        duration_min=3)
+    done = done_in_block((desk, shower, earlier), "finish up: painting")
+    assert done == frozenset({("home/shower", "shower")})
+    assert done_in_block((shower,), "eat lunch") == frozenset()
+    goal, shared = embedder.embed(["painting"])[0], AffordanceEmbeddings(embedder)
+    every = {(c.object_id, c.verb) for c in filter_affordances(goal, (0.0, 0.0), "Jonah's House", objects, shared)}
+    offered = filter_affordances(goal, (0.0, 0.0), "Jonah's House", objects, shared, agent="Jonah", done=done)
+    uses = {(c.object_id, c.verb) for c in offered}
+    assert ("home/shower", "shower") in every and ("home/shower", "shower") not in uses, uses
+    assert every - {("home/shower", "shower")} <= uses and ("home/desk", "work") in uses, uses
+
+
 # --- action choice over the filtered set (III-A8) -------------------------------------------
 def _candidates():
     from garp.mind.affordance_filter import Candidate

@@ -119,7 +119,7 @@ def test_free_time_that_is_ending_offers_no_novel_places_for_the_next_block():
     library = types.SimpleNamespace(place="Town Library")
     p = DecideJob(agent="Mika", asked_t=22.7 * H, due_t=22.7 * H, objects=(library,),
                   body=BodySnapshot(x=0.0, y=0.0, place="Ren's House", room=None), needs=None, current="", using=None,
-                  company_at=None, friend_out=False, company_rooms=(), visited=("Ren's House",))
+                  recent_uses=(), company_at=None, friend_out=False, company_rooms=(), visited=("Ren's House",))
     sleep, relax = tree.current(23.5 * H), tree.current(21 * H)
     assert Brain._novel_objects(curious, tree, sleep, 22.7 * H, p) == []
     assert Brain._novel_objects(curious, tree, relax, 21 * H, p) == [library]

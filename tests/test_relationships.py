@@ -75,9 +75,23 @@ def test_warmth_scaling_of_deltas():
     assert warm.sentiment == pytest.approx(min(0.6, 0.45 * 1.5)) and warm.trust == pytest.approx(0.1 * 1.5)
     assert plain.sentiment == pytest.approx(0.45)
     slight = RelationshipReply(reason="A slight.", sentiment="colder", trust="less trusting")
-    assert view("very warm").apply("Maya", slight, t=0).sentiment == pytest.approx(-0.25 * (1 - 0.3 * 0.75))
-    assert view("very direct").apply("Maya", slight, t=0).sentiment == pytest.approx(-0.25)
+    assert view("very warm").apply("Maya", slight, t=0).sentiment == pytest.approx(-0.25 * 0.7 * (1 - 0.3 * 0.75))
+    assert view("very direct").apply("Maya", slight, t=0).sentiment == pytest.approx(-0.25 * 0.7)
     assert view("extremely warm").apply("Maya", reply, t=0).sentiment == pytest.approx(0.6)  # clamp
+
+
+def test_warmth_saturates_as_a_friendship_grows():
+    """Eight "warmer" talks in a day took coworkers to 1.0 by midday; a change the way the feeling leans moves
+    it by the room left, so a friend of 0.8 warms by a fifth of the named change and eight talks stop short of 1.0,
+    while a change against the feeling (warmer toward someone disliked) is whole."""
+    v = view()
+    v.get_or_meet("Lena").sentiment = 0.8
+    warmer = RelationshipReply(reason="A kind word.", sentiment="warmer", trust="unchanged")
+    assert v.apply("Lena", warmer, t=1.0).sentiment == pytest.approx(0.25 * 0.2)
+    for k in range(8):
+        v.apply("Arjun", warmer, t=2.0 + k)
+    assert 0.8 < v.get("Arjun").sentiment < 0.95
+    assert v.apply("Maya", warmer, t=20.0).sentiment == pytest.approx(0.25)  # Maya starts at -0.3
 
 
 def test_fallback_nudge_and_unusable_reply():
@@ -105,12 +119,12 @@ def test_a_talk_of_nothing_but_small_talk_moves_a_view_only_a_little():
     """The model once judged the exchange above 'much colder' (-0.45) and undid an apology: greetings,
     stock replies and goodbyes may change sentiment and trust by a little at most, either way."""
     cold = RelationshipReply(reason="He saw her differently", sentiment="much colder", trust="much less trusting")
-    ch = view().apply("Maya", cold, t=1.0, lines=SMALL_TALK)
-    assert ch.sentiment == pytest.approx(-0.1) and ch.trust == pytest.approx(-0.1)
+    ch = view().apply("Maya", cold, t=1.0, lines=SMALL_TALK)  # Maya is at -0.3: colder moves by the room left
+    assert ch.sentiment == pytest.approx(-0.1 * 0.7) and ch.trust == pytest.approx(-0.1)
     warm = RelationshipReply(reason="A lovely chat", sentiment="much warmer", trust="unchanged")
     assert 0 < view().apply("Maya", warm, t=1.0, lines=SMALL_TALK).sentiment <= 0.1 + 1e-9
     said_something = SMALL_TALK[:2] + [("Maya", "I lied to you about the money, Jonah.")]
-    assert view().apply("Maya", cold, t=1.0, lines=said_something).sentiment == pytest.approx(-0.45)
+    assert view().apply("Maya", cold, t=1.0, lines=said_something).sentiment == pytest.approx(-0.45 * 0.7)
 
 
 def test_strangers_and_preseeding():

@@ -143,7 +143,7 @@ def buildings() -> list[Building]:
         house("Erica's House", 17, 2, ["Erica", "Hana"], "wood", extras=[("easel", 4, 8)]),
         flat("Oliver's Flat", 32, 2, ["Oliver"], "stone"),
         house("Maya's House", 45, 2, ["Maya", "Priya"], "plaster", extras=[("easel", 4, 8)]),
-        house("Jonah's House", 60, 2, ["Jonah", "Tomas"], "blue"),
+        house("Jonah's House", 60, 2, ["Jonah", "Tomas"], "blue", extras=[("easel", 4, 8)]),  # his home studio
         house("Lena's House", 75, 2, ["Lena", "Dara"], "green", extras=[("guitar", 4, 8)]),
         cafe(2, 18), library(20, 18), school(38, 18), office(60, 18), shop(76, 18),
         house("Mika's House", 2, 51, ["Mika"], "wood", door_top=True, extras=[("computer", 4, 8)]),

@@ -87,14 +87,17 @@ def _objects(source) -> list:
 
 
 def _raw_candidates(objects: list, agent: str | None, x: float, y: float, home: str | None,
-                    workplace: str | None = None, leave_out: frozenset[str] = frozenset()) -> list[dict]:
+                    workplace: str | None = None, leave_out: frozenset[str] = frozenset(),
+                    done: frozenset[tuple[str, str]] = frozenset()) -> list[dict]:
     """Every usable (object, affordance) pair; objects full to capacity are left out, and so are the
-    staff's affordances for those who do not work there and the customers' for those who do."""
+    staff's affordances for those who do not work there, the customers' for those who do, the verbs in
+    `leave_out` and the (object id, verb) uses in `done`."""
     out = []
     for o in objects:
         mine = agent is not None and agent in getattr(o, "users", {})
         affs = o.affordances if mine or not hasattr(o, "available_affordances") else o.available_affordances()
-        affs = [a for a in affs if a.offered_to(o.place, workplace) and a.verb not in leave_out]
+        affs = [a for a in affs if a.offered_to(o.place, workplace) and a.verb not in leave_out
+                and (o.id, a.verb) not in done]
         own = 1.0 if (home and o.place == home) or (agent and agent in (o.owners or [])) else 0.0
         d = math.hypot(o.x - x, o.y - y)
         for a in affs:
@@ -123,11 +126,13 @@ def _score(c: dict, sim: float) -> Candidate:
 def filter_affordances(goal_vec: np.ndarray, agent_xy: tuple[float, float], home: str | None,
                        registry_or_list, embeddings: AffordanceEmbeddings, *,
                        agent: str | None = None, workplace: str | None = None,
-                       leave_out: frozenset[str] = frozenset(), stats: dict | None = None) -> list[Candidate]:
+                       leave_out: frozenset[str] = frozenset(), done: frozenset[tuple[str, str]] = frozenset(),
+                       stats: dict | None = None) -> list[Candidate]:
     """Eq. 3 filter → at most 8 candidates, best first (stages in the module docstring); `leave_out`: verbs never
-    offered (so they take no place among the best two); `stats` receives the stage counts for the inspector."""
+    offered (so they take no place among the best two), `done`: (object id, verb) uses not offered again;
+    `stats` receives the stage counts for the inspector."""
     x, y = agent_xy
-    raw = _raw_candidates(_objects(registry_or_list), agent, x, y, home, workplace, leave_out)
+    raw = _raw_candidates(_objects(registry_or_list), agent, x, y, home, workplace, leave_out, done)
     pool = deduplicate(raw)
     if stats is not None:
         stats.update(raw=len(raw), deduped=len(pool), radius=0.0, relaxed=False)

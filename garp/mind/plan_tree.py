@@ -22,6 +22,7 @@ LOOKAHEAD_S = (15 * 60.0, 30 * 60.0)  # buffer zone: decompose blocks this far a
 
 WAKING = re.compile(r"^(wake up|get up)( and )?", re.I)  # "wake up and have breakfast": the rest is what is done
 KEEP_ON = "keep on: "  # the second half of a block the model failed to decompose
+STEP_PREFIX = re.compile(r"^(?:(?:get started|finish up): )+", re.I)  # a step split again keeps one
 
 Level = Literal["day", "hour", "minute"]
 NodeSource = Literal["model", "repair", "commitment", "fallback", "routine"]  # routine: code, one candidate
@@ -144,6 +145,11 @@ def goal_text(description: str, place: str | None = None) -> str:
 
 def activity_key(description: str, place: str | None = None) -> str:
     return " ".join(goal_text(description, place).lower().split())
+
+
+def block_key(description: str, place: str | None = None) -> str:
+    """The activity a block's steps share: "get started: painting" and "finish up: painting" are "painting"."""
+    return activity_key(STEP_PREFIX.sub("", description.strip()), place)
 
 
 def same_activity(a: PlanNode, b: PlanNode) -> bool:

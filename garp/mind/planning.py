@@ -23,7 +23,7 @@ from garp.mind.first_person import first_person
 from garp.mind.plan_repair import is_sleep, plan_repair
 from garp.mind.routine import alternatives, persona_day
 from garp.mind.plan_tree import (
-    DAY_S, KEEP_ON, LOOKAHEAD_S, Level, NodeSource, PlanNode, PlanTree, nodes_from_times,
+    DAY_S, KEEP_ON, LOOKAHEAD_S, STEP_PREFIX, Level, NodeSource, PlanNode, PlanTree, nodes_from_times,
 )
 
 # --- tunables -------------------------------------------------------------------------
@@ -268,7 +268,6 @@ class HourlyDecomposition(LMFunction):
 
 
 _MEAL = re.compile(r"\b(breakfast|lunch|dinner|supper|eat|meal|cook)\w*", re.I)
-_STEP_PREFIX = re.compile(r"^(?:(?:get started|finish up): )+", re.I)  # a step split again keeps one
 
 
 def step_task(text: str, limit: int = 50) -> str:
@@ -278,7 +277,7 @@ def step_task(text: str, limit: int = 50) -> str:
 
 def step_patterns(activity: str, span_s: float) -> list[tuple[str, list[str]]]:
     """Ways to split a block into steps, by what kind of activity it is (sleep is not split)."""
-    a = _STEP_PREFIX.sub("", activity.strip())
+    a = STEP_PREFIX.sub("", activity.strip())
     if is_sleep(a) or span_s < 20 * 60:
         return []
     if m := _MEAL.search(a):

@@ -379,6 +379,13 @@ def small_talk_bound(owner: str, partner: str, lines: Iterable[tuple[str, str]],
     return (_clamp(ds, -SMALL_TALK_CHANGE, SMALL_TALK_CHANGE), _clamp(dt, -SMALL_TALK_CHANGE, SMALL_TALK_CHANGE))
 
 
+def saturated(change: float, sentiment: float) -> float:
+    """A sentiment change, smaller by the feeling's strength when it leans the same way (warmer toward a friend,
+    colder toward a foe: the room left, as familiarity saturates; ours); a change against the feeling is whole.
+    Unsaturated, coworkers talking every half hour were at 1.0 by midday and "You matter to me." said to each."""
+    return change * (1.0 - abs(sentiment)) if change * sentiment > 0 else change
+
+
 class Relationships:
     """One character's view of everyone they know. `personality` (a CompiledPersonality) drives
     warmth scaling; `hooks` are the simulation's active scene hooks."""
@@ -446,6 +453,7 @@ class Relationships:
             ds, dt = small_talk_bound(self.owner, partner, lines, SENTIMENT_CHANGES[reply.sentiment],
                                       TRUST_CHANGES[reply.trust])
             df = FAMILIARITY_GAIN * (1.0 - rel.familiarity)
+        ds = saturated(ds, rel.sentiment)  # before the hooks: the apology floor stays a floor
         ctx = AppraisalContext(self.owner, partner, list(lines), ds, dt, df, purpose=purpose, arranged_by=arranged_by)
         if self.hooks is not None:
             self.hooks.apply(ctx)

@@ -47,6 +47,16 @@ class UsingSnapshot:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ChosenUse:
+    """An object use a recent decision chose, and the plan item it was chosen for."""
+
+    plan_item: str
+    object_id: str
+    verb: str
+    duration_min: float  # the affordance's natural length
+
+
+@dataclass(frozen=True, kw_only=True)
 class Meeting:
     """An arranged meeting a conversation is held for."""
 
@@ -92,6 +102,7 @@ class DecideJob(Job):
     needs: NeedsSnapshot
     current: str  # the activity's description
     using: UsingSnapshot | None
+    recent_uses: tuple[ChosenUse, ...]  # the uses recent decisions chose, latest first
     company_at: str | None  # the home where the agent keeps others company now (requests.company_home)
     friend_out: bool  # at a visit's house and the friend is not there
     company_rooms: tuple[str, ...]  # rooms others occupy at the agent's place

@@ -16,7 +16,7 @@ from typing import Any, Awaitable, Callable
 
 from garp.interfaces import Clock, EventSink, ModelScheduler, TextEmbedder
 from garp.mind.affordance_filter import AffordanceEmbeddings, filter_affordances, with_novel
-from garp.mind.action import choose_action
+from garp.mind.action import KEEP_MIN_DURATION_MIN, choose_action
 from garp.mind.agent import AgentMind
 from garp.mind.commitments import make_commitment
 from garp.mind.emotion import EmotionState
@@ -24,13 +24,13 @@ from garp.mind.news import intention_event, invitation_visits
 from garp.mind.phrasebook import Phrasebook
 from garp.mind.routine import work_end_times
 from garp.mind.plan_repair import Friend, end_visit, is_free_time, is_sleep, seek_company
-from garp.mind.plan_tree import PlanNode, PlanTree, activity_key, goal_text
+from garp.mind.plan_tree import PlanNode, PlanTree, activity_key, block_key, goal_text
 from garp.mind.planning import PlanContext, Planner, plan_memory
 from garp.mind.reflection import reflect
 from garp.scenario.schema import Scenario, hhmm_to_seconds
 from garp.sim.cognition import REQUEST_DEADLINE_WALL_S
-from garp.sim.messages import (Command, CommitmentMade, ConverseJob, DecideJob, Do, Job, JobDone, NeedsSnapshot,
-                               PerceiveJob, PlanDayJob, PlanMirror, SeedJob, SetPlan)
+from garp.sim.messages import (ChosenUse, Command, CommitmentMade, ConverseJob, DecideJob, Do, Job, JobDone,
+                               NeedsSnapshot, PerceiveJob, PlanDayJob, PlanMirror, SeedJob, SetPlan)
 from garp.sim.conversation_job import converse, emotion_command
 from garp.sim.hooks import SceneHooks
 from garp.units import DAY_S
@@ -44,6 +44,19 @@ REFLECTIONS_SHOWN = 3  # earlier reflections put into the day-plan prompt (III-A
 # The running job's deadline: one per job, however many model calls the job chains (a day plan,
 # decompositions, the choice), so a late decision is bounded by one lead, not one per call.
 _JOB_DEADLINE: ContextVar[float | None] = ContextVar("job_deadline", default=None)
+
+
+def done_in_block(recent: tuple[ChosenUse, ...], plan_item: str) -> frozenset[tuple[str, str]]:
+    """The short tasks (a shower, clearing the table) already chosen in this plan block: done once, not offered
+    again until the plan moves on. Re-offered, the model chose Jonah's shower every 15 minutes from 08:08 to 12:30
+    of a "painting" block with no easel at home."""
+    key, done = block_key(plan_item), set()
+    for use in recent:  # latest first: the block's uses end where another activity's begin
+        if block_key(use.plan_item) != key:
+            break
+        if use.duration_min < KEEP_MIN_DURATION_MIN:
+            done.add((use.object_id, use.verb))
+    return frozenset(done)
 
 
 class Brain:
@@ -294,9 +307,11 @@ class Brain:
         # the bed's sleep took one of its best-two places and the kitchen was never offered for breakfast
         out = frozenset() if is_sleep(plan_item) else frozenset(("sleep",))
 
+        done = done_in_block(job.recent_uses, plan_item)
+
         def offered(objs: list[Any]) -> list[Any]:
             return filter_affordances(goal_vec, at, mind.persona.home, objs, self.affordances, agent=mind.name,
-                                      workplace=work, leave_out=out)
+                                      workplace=work, leave_out=out, done=done)
 
         return with_novel(offered(objects), offered(novel)) if novel else offered(objects)
 

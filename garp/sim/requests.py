@@ -16,8 +16,8 @@ from garp.mind.agent import Activity, AgentMind
 from garp.mind.plan_tree import PlanNode, nodes_from_times
 from garp.mind.planning import PlanContext, routine_activities
 from garp.mind.reaction import react_to_state_change
-from garp.sim.messages import (BodySnapshot, ConverseJob, DecideJob, Meeting, NeedsSnapshot, PerceiveJob, PlanDayJob,
-                               SeedJob, UsingSnapshot)
+from garp.sim.messages import (BodySnapshot, ChosenUse, ConverseJob, DecideJob, Meeting, NeedsSnapshot, PerceiveJob,
+                               PlanDayJob, SeedJob, UsingSnapshot)
 from garp.sim.opening import overnight
 from garp.units import DAY_S
 
@@ -140,6 +140,7 @@ class Requests:
         self.visit(mind.name, self.clock.t)
         return DecideJob(agent=mind.name, asked_t=self.clock.t, due_t=due, objects=objects, body=self.body(mind.name),
                          needs=self.needs(mind), current=mind.activity.description, using=_using(mind),
+                         recent_uses=_recent_uses(mind),
                          company_at=company_at, friend_out=friend_out(self.world, mind, due),
                          company_rooms=tuple(sorted({b.room for n, b in self.world.bodies.items()
                                                      if n != mind.name and b.place == body.place and b.room})),
@@ -208,6 +209,17 @@ def _using(mind: AgentMind) -> UsingSnapshot | None:
         return None
     return UsingSnapshot(object_id=act.object_id, verb=act.verb, plan_item=str(last.get("plan_item", "")),
                          carried_on=_carried_on(mind))
+
+
+def _recent_uses(mind: AgentMind) -> tuple[ChosenUse, ...]:
+    """The object uses the agent's recent decisions chose, latest first (copies for the decision job)."""
+    out = []
+    for d in reversed(mind.decisions):
+        c = d.get("chosen")
+        if isinstance(c, dict) and c.get("object_id"):
+            out.append(ChosenUse(plan_item=str(d.get("plan_item", "")), object_id=c["object_id"], verb=c["verb"],
+                                 duration_min=float(c.get("duration_min", 0.0))))
+    return tuple(out)
 
 
 def _carried_on(mind: AgentMind) -> int:
