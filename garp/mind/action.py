@@ -34,7 +34,7 @@ UTILITY_MARGIN = 0.3
 # Carrying on (our rule): when the plan still says the same thing, an open-ended activity (one
 # whose natural length is at least KEEP_MIN_DURATION_MIN game minutes: reading, working, a meal)
 # goes on without a new choice, at most MAX_CARRY_ON times in a row; a short task (a shower, a
-# snack) is never repeated by default.
+# snack) is never repeated by default, nor offered again in the same plan block (pipeline.done_in_block).
 KEEP_MIN_DURATION_MIN = 30.0
 MAX_CARRY_ON = 2
 

@@ -252,9 +252,14 @@ def may_use(obj: Any, mind: AgentMind, guest_at: str | None = None) -> bool:
     (a cafe's kitchen) are for those who work there."""
     place = obj.place or ""
     if not is_home(place):
-        return place == mind.persona.workplace or not any(w in (obj.room or "") for w in STAFF_ROOM_WORDS)
+        return place == mind.persona.workplace or not _in_room(obj, STAFF_ROOM_WORDS)
     if mind.name in (obj.owners or []):
         return True
     if place == mind.persona.home:  # a housemate's own things (a bed has one owner) stay theirs
         return not obj.owners
-    return place == guest_at and not any(w in (obj.room or "") for w in PRIVATE_ROOM_WORDS)
+    return place == guest_at and not _in_room(obj, PRIVATE_ROOM_WORDS)
+
+
+def _in_room(obj: Any, words: tuple[str, ...]) -> bool:
+    """Whether the object stands in a room whose name holds one of `words` ("Bedroom", "Kitchen")."""
+    return any(w in (obj.room or "") for w in words)
