@@ -5,7 +5,8 @@ benchmarks/data/interview_eval.json holds characters (persona, memories, questio
 time of day they are asked, 18:00 unless given; "doings": a played character's logged uses of objects
 and arrivals that day), each question labelled with the memory index or persona field that answers it,
 "day" when what it did today answers (null: absent; the remembered day plan is the plan source's).
-Characters are split into a tuning part and a held-out part. Each question goes through the
+Characters are split into a tuning part and a held-out part; benchmarks/data/interview_dev.json
+(`--data`) holds development characters, whose misses are read instead of the held-out part's. Each question goes through the
 game's own `interview()` with the bundled model (live, no reply cache). Reported per split:
 - retrieval_top1: the first source the interview lists is the labelled one;
 - answer_source: the answer was built from the labelled source;
@@ -16,7 +17,7 @@ game's own `interview()` with the bundled model (live, no reply cache). Reported
 `--tune` grid-searches the rank-mode constants (RECALL_FLOOR, MODEL_WEIGHT) on the tuning part
 only, from the model's recorded scores, and prints what it would choose; the code's constants
 are what the held-out figures use. `--tune-only` / `--heldout-only` ask one part. `--dump FILE`
-writes the tuning part's rows (answers, sources, the model's scores) for analysis outside the run.
+writes the rows of every part but the held-out one (answers, sources, the model's scores) for analysis outside the run.
 
 Last line: {"heldout": {...}, "tune": {...}, "questions": N, ...}
 """
@@ -158,6 +159,11 @@ def tune(rows: list[dict]) -> dict:
     return max(grid, key=lambda g: g["answer_source"] + g["recall_absent"] - g["recall_answerable"])
 
 
+def wanted(split: str, opts: argparse.Namespace) -> bool:
+    """Whether a character of this part is asked: --tune-only leaves out the held-out part, --heldout-only the rest."""
+    return not (opts.tune_only and split == "heldout") and not (opts.heldout_only and split != "heldout")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tune", action="store_true", help="also grid-search the rank constants on the tuning part")
@@ -173,26 +179,25 @@ def main() -> None:
     data = json.loads(opts.data.read_text())
     backend, embedder = LlamaCppBackend(resolve_model(None)), Embedder()
     scheduler = InferenceScheduler(backend).start()
-    rows: dict[str, list[dict]] = {"tune": [], "heldout": []}
+    rows: dict[str, list[dict]] = {split: [] for split in dict.fromkeys(e["split"] for e in data["personas"])}
     t0 = time.monotonic()
     try:
-        wanted = {"tune"} if opts.tune_only else {"heldout"} if opts.heldout_only else {"tune", "heldout"}
-        for entry in [e for e in data["personas"] if e["split"] in wanted]:
+        for entry in [e for e in data["personas"] if wanted(e["split"], opts)]:
             with tempfile.TemporaryDirectory() as tmp, MemoryStore(Path(tmp) / "memory") as store:
                 rows[entry["split"]] += ask_all(entry, scheduler, store, embedder)
     finally:
         scheduler.stop(), embedder.close(), backend.close()
-    if opts.show:  # the tuning part only: looking at held-out failures would be tuning on them
-        for split, rs in (("tune", rows["tune"]),):
-            for r in rs:
-                verdict = "ok" if (r["source_ok"] if r["label"] else r["dont_recall"]) else "WRONG"
-                print(f"[{split}] {verdict:5} Q: {r['q']}\n        A: {r['answer']}\n        want: {r['label']}")
-    if opts.dump:  # the tuning part only, as --show
-        opts.dump.write_text(json.dumps(rows["tune"], indent=1))
+    looked_at = [r for split, rs in rows.items() if split != "heldout" for r in rs]
+    if opts.show:  # the tuning and development parts only: looking at held-out failures would be tuning on them
+        for r in looked_at:
+            verdict = "ok" if (r["source_ok"] if r["label"] else r["dont_recall"]) else "WRONG"
+            print(f"{verdict:5} Q: {r['q']}\n      A: {r['answer']}\n      want: {r['label']}")
+    if opts.dump:  # as --show
+        opts.dump.write_text(json.dumps(looked_at, indent=1))
     out = {split: figures(rs) for split, rs in rows.items() if rs}
     out.update({"text_mode": backend.profile.text_mode, "recall_floor": iv.RECALL_FLOOR,
                 "model_weight": iv.MODEL_WEIGHT, "wall_s": round(time.monotonic() - t0, 1)})
-    if opts.tune:
+    if opts.tune and rows.get("tune"):
         out["tuned_on_tune_split"] = tune(rows["tune"])
     print(json.dumps(out))
 

@@ -607,3 +607,40 @@ def test_a_chat_quoting_a_turn_that_says_something_keeps_it(ilse):
         ('Ilse talked with Pavel at the Kiln Yard; Pavel said: "The kiln door needs new bricks."', "chat", 1.0)])
     assert _best_answer(mind, "Who did you talk to today?") == \
         'I talked with Pavel at the Kiln Yard; Pavel said: "The kiln door needs new bricks."'
+
+
+def test_whether_a_thing_happened_a_way_of_talking_and_numbers_in_words():
+    """What the development characters (benchmarks/data/interview_dev.json) were answered wrongly: a memory of
+    writing to the magazine for whether it printed the letter, "on the phone" as where a brother lives,
+    "eighteen pounds" as no sum, a quoted title as no name, "Bonjour! What..." as a person called What."""
+    from garp.mind.answer_kind import asked_type, named_people, states_type
+
+    printed = asked_type("Did the parish magazine print your letter about the potholes?")
+    assert not states_type("I wrote a sharp letter to the parish magazine about the potholes.", printed)
+    assert states_type("The parish magazine printed my letter about the potholes.", printed)
+    assert states_type("I launched my rocket but the parachute failed.", asked_type("Did your latest rocket fly okay?"))
+    assert asked_type("Did anything break today?") is None  # asks for what, not whether: any source may tell it
+    assert not states_type("I talked with my brother Cal on the phone.", "place")
+    assert not states_type("He will visit on the last Sunday of the month.", "place")
+    assert states_type("I met her on the ferry to Oban.", "place")
+    strings = asked_type("How much did you pay for the new strings?")
+    assert states_type("I bought new bass strings at the music shop for eighteen pounds.", strings)
+    assert states_type("I counted the till: three hundred and twelve pounds taken by closing time.",
+                       asked_type("How much money did you take today?"))
+    poem = asked_type("Which poem did Derek still remember?")
+    assert states_type("I talked with Derek; he still remembered the poem I made him learn, 'The Highwayman'.", poem,
+                       asked=frozenset({"derek"}))
+    assert not states_type("I talked with Derek; he still remembered a poem from school.", poem, asked=frozenset({"derek"}))
+    assert named_people("Bonjour! What went wrong in the kitchen?", "Odile") == set()
+
+
+def test_a_question_about_your_family_is_not_answered_by_a_source_without_them(ilse):
+    """"Where does your sister live?" is not answered by where the character lives; by a memory of her
+    sister, named in the persona, it is."""
+    from garp.mind.interview import FALLBACK_ANSWER
+
+    mind = ilse("Ilse grew up in Bremen.", [("Ilse glazed twelve blue bowls for the market.", "event", 2.0)])
+    assert _best_answer(mind, "Where does your sister live?") == FALLBACK_ANSWER
+    named = ilse("Ilse's sister Marta writes to her every week.", [
+        ("Ilse talked with Marta on the phone; Marta has moved into a flat in Leipzig.", "chat", 3.0)])
+    assert "Leipzig" in _best_answer(named, "Where does your sister live?")

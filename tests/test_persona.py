@@ -87,6 +87,8 @@ def test_parse_traits_grades_and_silence():
     ts = parse_traits("Extremely warm,  a bit organized")
     assert [(t.pole, t.g) for t in ts] == [("warm", 1.0), ("organized", 0.25)]
     assert set(GRADES.values()) == {0.25, 0.5, 0.75, 1.0}
+    ts = parse_traits("very extroverted, quite organised")  # common spellings read as the poles
+    assert [(t.axis, t.pole) for t in ts] == [("sociability", "extraverted"), ("order", "organized")]
     p = Persona(name="X", age=30, personality="p", home="Somewhere")
     assert p.parsed_traits == () and p.needs_profile.hunger == 0.03 and p.chat_probability == 0.5
 

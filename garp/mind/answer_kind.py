@@ -21,6 +21,9 @@ STOPWORDS = frozenset(
     "did have has had not no so very just really too also there here then than into out up down over can could "
     "would should will shall may might must i'm i've i'd you're it's that's don't didn't".split())
 
+# words that tell when or how well, not what: "Did the rocket fly okay today?" holds "rocket" and "fly"
+_NOT_TOLD = frozenset("today yesterday tonight ever lately recently okay ok alright all right well".split())
+
 
 def word_list(text: str) -> list[str]:
     return _WORD.findall(text.lower())
@@ -57,7 +60,8 @@ def person_names(text: str, own_name: str = "") -> list[str]:
         # a place runs from "at"/"in"... over articles and capitalised words, to the first other word
         continues = before.lower() in _PLACE_WORDS or (place and not before.endswith((",", ";", ".")))
         place = continues and (core[:1].isupper() or core.lower() in ("the", "my", "a"))
-        if core[:1].isupper() and not place and core.lower() not in skip:
+        opens = before.endswith((".", "!", "?"))  # "Bonjour! What went wrong?": "What" opens a sentence
+        if core[:1].isupper() and not place and core.lower() not in skip and not (opens and core.lower() in STOPWORDS):
             names.append(core)
     return names
 
@@ -88,7 +92,9 @@ _TYPE_QUESTIONS = (("name", re.compile(r"\b(who|whom|whose|called)\b", re.I)),  
                    ("number", re.compile(r"\b(how (much|many|old|far|big|tall|heavy)|what (price|dose|size))\b", re.I)),
                    ("place", re.compile(r"\bwhere\b", re.I)))
 _CALLED = re.compile(r"\bnames?\b|\bcalled\s*\??\s*$", re.I)  # "Who called you?" asks no name
-_PRICE_WORDS = r"charg\w*|costs?|costing|pa(?:y|id|ys|ying)|pric\w*|sell\w*|sold|spen[dt]\w*|earn\w*|fees?|much"
+_TAKINGS = re.compile(r"\b(money|cash|tak(e|en|ings)|took)\b", re.I)  # "How much money did you take?"
+_PRICE_WORDS = (r"charg\w*|costs?|costing|pa(?:y|id|ys|ying)|pric\w*|sell\w*|sold|spen[dt]\w*|earn\w*|fees?|much|"
+                r"money|cash|tak(?:e|en|ings)|took")
 _PRICE_ASKED = re.compile(rf"\bhow much\b.*\b({_PRICE_WORDS})\b|\bwhat price\b|\bhow much (rent|money)\b", re.I)
 _MONEY = re.compile(r"[£$€]\s?\d|\b(pounds?|pence|p|dollars?|cents?|euros?|shillings?|quid|bucks|coins?)\b", re.I)
 _MEAL_ASKED = re.compile(r"\b(what did you (have|eat)\b(?!.* (with|on))|"
@@ -119,13 +125,16 @@ TIME_WORDS = re.compile(r"\b(\d{1,2}(:\d\d)?\s*(am|pm)?|noon|midnight|mornings?|
                         re.I)
 _WHEN_NOUNS = (r"(end|start|beginning|middle|morning|afternoon|evening|night|moment|weekend|week|month|year|day|"
                rf"time|minute|hour|{'|'.join(w.capitalize() for w in WEEKDAYS + MONTHS)})s?\b")
-_PLACE = re.compile(r"\b(at|in|on|near|behind|by|from|to|outside|inside)\s+"  # not a time: "at the end of the month"
-                    rf"(?!(?:(?:the|my|his|her|their|a)\s+)?{_WHEN_NOUNS})"
+# not a time ("at the end of the month", "on the last Sunday"), nor a way of talking ("on the phone")
+_PLACE = re.compile(r"\b(at|in|on|near|behind|by|from|to|outside|inside)\s+"
+                    rf"(?!(?:(?:the|my|his|her|their|a)\s+)?(?:(?:last|next|first|same|following)\s+)?{_WHEN_NOUNS})"
+                    r"(?!(?:the|my|his|her|their|a)\s+(?:tele)?phone|(?:the|my|his|her|their|a)\s+(?:radio|video call)\b)"
                     r"((the|my|his|her|their|a)\s+\w+|[A-Z]\w+|town|home)")
 _WORD_KEEP = re.compile(r"[A-Za-z']+")
 NOT_NAMES = frozenset("i i'm i'd i've i'll mum mom dad mr mrs ms dr".split() + WEEKDAYS + MONTHS)
+_TEENS = "thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
-_NUMBER = re.compile(rf"\b(\d+|{_CLOCK_WORDS}|{_TENS}|hundred|dozen|half)\b", re.I)
+_NUMBER = re.compile(rf"\b(\d+|{_CLOCK_WORDS}|{_TEENS}|{_TENS}|hundred|thousand|dozen|half)\b", re.I)
 _IDENTITY_ASKED = re.compile(r"^\s*(?i:who)(?:'s| is| was| are| were)\s+(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[A-Z][\w'-]*\s*\??\s*$")
 _MARK_ASKED = re.compile(r"\bwhat (mark|grade|score)s?\b|\bhow (many marks|did you score)\b", re.I)
 _MARK = re.compile(rf"\b(\d+|{_CLOCK_WORDS}|[a-z]+teen|{_TENS})\s*"
@@ -136,7 +145,7 @@ _COLOURS = re.compile(r"\b(red|orange|yellow|green|blue|purple|violet|pink|brown
                       r"ivory|lilac|mauve|olive|amber|bronze|copper|tan|khaki|striped|spotted|tartan|(\w+)-coloured)\b",
                       re.I)
 _AGE_ASKED = re.compile(r"\bhow old\b", re.I)
-_AGE = re.compile(rf"\b(\d+|{_CLOCK_WORDS}|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|{_TENS}|"
+_AGE = re.compile(rf"\b(\d+|{_CLOCK_WORDS}|{_TEENS}|{_TENS}|"
                   r"hundred)(?:[\s-]+\w+)?[\s-]+(years?|year-olds?|months?)\b|"
                   rf"\b(turn(s|ed|ing)?|aged?|birthday)\s+(\d+|[a-z]+teen|{_TENS}|{_CLOCK_WORDS})\b", re.I)
 # "What flavour of soup / What make is the amplifier": a quality of a thing, told by a word before it ("tomato soup")
@@ -159,6 +168,9 @@ _OUTCOME = re.compile(rf"\b({_WIN_WORDS}|winner|pass(ed)?|fail(ed)?|went (well|b
                       r"turned (up|out)|found|results?|ended|in the end|finally|eventually|got (through|in|the|a|an|top)|"
                       r"praised|fixed|mended|healed|recovered|solved|cancelled|postponed|verdict|scored?|second prize|"
                       r"medal|trophy)\b", re.I)
+# "Did the magazine print your letter?": whether one thing happened, asked of nothing open ("Did anything break?");
+# a source tells it only by saying all of it ("the magazine printed my letter") or how it came out
+_DID_ASKED = re.compile(r"^\s*did\b(?!.*\b(any\w*|some\w*|every\w*|what|who|which|where|when|how)\b)", re.I)
 _ASKING_STEMS = frozenset(stem(w) for w in "turned winner ended result verdict outcome score".split())  # "turn up"
 # "What did the vet say was wrong?", "What did Pavel tell you?": what someone said, by a verb of saying
 _SAID_ASKED = re.compile(r"\bwhat did (?:[\w']+ ){1,4}(say|tell|think|reckon|answer|reply|write|suggest|advise)\b", re.I)
@@ -194,8 +206,9 @@ def asked_type(question: str) -> str | None:
             and thing[0] not in KIN_WORDS:  # "the name of the student nurse": "title:stude nurse"
         return "title:" + " ".join(stem(w) for w in thing)
     if _PRICE_ASKED.search(question):  # and what was priced: "rent flat" for "How much rent do you pay for your flat?"
-        priced = [w for w in word_list(question) if w not in STOPWORDS and w not in GENERIC_VERBS
-                  and not re.fullmatch(_PRICE_WORDS, w)]
+        priced = [] if _TAKINGS.search(question) else [  # a day's takings are a sum of nothing priced
+            w for w in word_list(question) if w not in STOPWORDS and w not in GENERIC_VERBS and w not in _NOT_TOLD
+            and not re.fullmatch(_PRICE_WORDS, w)]
         return "price:" + " ".join(sorted({stem(w) for w in priced}))
     if m := _COUNT_ASKED.search(question):
         return "count:" + stem(m.group(1).lower())
@@ -219,7 +232,16 @@ def asked_type(question: str) -> str | None:
     if _IDENTITY_ASKED.search(question):  # "Who is Yuki?" asks about the one it names, not for a name
         return None
     return next((kind for kind, rx in _ASKED_BY_WORDS if rx.search(question)), None) or \
-        (f"meal:{_meal_named(question)}" if _MEAL_ASKED.search(question) else None)
+        (f"meal:{_meal_named(question)}" if _MEAL_ASKED.search(question) else None) or \
+        (f"happened:{' '.join(sorted(_content_stems(question)))}" if _DID_ASKED.search(question) else None)
+
+
+
+
+def _content_stems(text: str) -> set[str]:
+    """The stems of what a text says: not its function words, nor when or how well ("today", "okay")."""
+    return {stem(w.removesuffix("'s")) for w in word_list(text)
+            if w not in STOPWORDS and w not in GENERIC_VERBS and w not in _NOT_TOLD}
 
 
 def _thing_words(words: str) -> list[str]:
@@ -256,6 +278,8 @@ def states_type(text: str, kind: str, own_name: str = "", asked: frozenset[str] 
             bool(told_which(text, detail, heard)) and bool(proper_names(text, own_name) - asked)
     if kind in ("quality", "sort"):  # the thing said with a word that tells which: "tomato soup", not "a tin of cat food"
         return bool(told_which(text, detail, heard)) if kind == "quality" else told_which(text, detail, heard) is not False
+    if kind == "happened":  # all the question says, or how it came out
+        return set(detail.split()) <= _content_stems(text) or states_type(text, "outcome", own_name, asked, heard)
     if kind in ("outcome", "said"):  # "won", "turned up"; "said", "warned": a word of its own or the asking one
         rx, echoed = _SAYING if kind == "said" else _WON if detail == "win" else _OUTCOME, heard - _ASKING_STEMS
         return any(stem(word_list(m.group(0))[0]) not in echoed for m in rx.finditer(text))
@@ -283,6 +307,9 @@ def states_amount(text: str, kind: str, detail: str) -> bool:
     return bool(_NUMBER.search(text))
 
 
+_QUOTED_TITLE = re.compile(r"(?<!\w)['\"‘“][A-Z][^'\"’”]{1,60}['\"’”](?!\w)")
+
+
 def names_thing(text: str, thing: str, own_name: str = "", asked: frozenset[str] = frozenset(),
                 heard: frozenset[str] = frozenset()) -> bool:
     """Whether `text` names the thing (its words' stems, "stude nurse") a question asks the name of: a proper
@@ -299,7 +326,8 @@ def names_thing(text: str, thing: str, own_name: str = "", asked: frozenset[str]
         between = words[min(i, j) + 1:max(i, j)]
         return len(between) < NEAR_WORDS and all(w[:1].isupper() or w.lower() in _APPOSITION
                                                  or stem(w.lower()) in heard for w in between)
-    return any(beside(i, j) for i in named for j in at) if at else bool(named)
+    # a quoted title names it wherever it stands: "he still remembered the poem ..., 'The Highwayman'"
+    return (any(beside(i, j) for i in named for j in at) if at else bool(named)) or bool(_QUOTED_TITLE.search(text))
 
 
 def told_which(text: str, thing: str, heard: frozenset[str] = frozenset()) -> bool | None:

@@ -73,7 +73,8 @@ def _rewritten(text: str, name: str, pronouns: bool | str, series: bool) -> str:
     if pronouns:
         forms = tuple(_PRONOUNS) if pronouns is True else tuple(dict.fromkeys(_OWN[pronouns]))
         if "her" in forms:  # "her" before a pause or a preposition is the object ("have her.", "told her about")
-            out = re.sub(r"\b(her)\b(?=[.,;:!?]|$|\s+(?:to|at|in|on|for|with|about|from|and|but|that|up|out)\b)",
+            out = re.sub(r"\b(her)\b(?=[.,;:!?]|$|\s+(?:to|at|in|on|for|with|about|from|and|but|that|up|out|"
+                         r"every|each|again|often|back|off|once|twice|when|if|because|today|now)\b)",
                          lambda m: _keep_case(m.group(1), "me"), out, flags=re.I)
         out = re.sub(rf"\b({'|'.join(forms)})\b",
                      lambda m: _keep_case(m.group(1), _PRONOUNS[m.group(1).lower()]), out, flags=re.I)

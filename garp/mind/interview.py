@@ -515,6 +515,7 @@ class QuestionCues:
     people: frozenset[str] = frozenset()  # who the question names, lower case
     proper: frozenset[str] = frozenset()  # every name in the question (people and places): not its answer
     roles: frozenset[str] = frozenset()  # what they are to the character ("mum" for Noor), from the persona
+    kin: frozenset[str] = frozenset()  # family the question asks about, by role and name ("brother", "callum")
     habitual: bool = False     # "these days": a habit holds then, though the question names a time
     open_recall: bool = False  # "What did you do this morning?": anything done then answers
 
@@ -545,18 +546,41 @@ async def interview_sources(mind: Any, question: str, t: float, doing: Any = Non
         u.spoken = u.description if u.source != "memory" else spoken_memory(u.description, name, pronoun)
     forms = list(dict.fromkeys(f for f in (question, named, as_statement(named)) if f))
     vecs = await mind.memory.embedder.aembed(forms + [u.spoken for u in used])
-    window = time_window(question, t)
-    asked = named_people(question, name)
-    cues = QuestionCues(tuple(_unit(v) for v in vecs[:len(forms)]), asked_type(question), asks_about_past(question),
-                        asks_about_history(question), window, frozenset(_stems(named)), speaker=name,
-                        open_recall=window is not None and not topic_words(question),
-                        about_talk=bool(_TALK.search(question)), frames=asked_frames(question, people),
-                        people=frozenset(asked), proper=frozenset(proper_names(named, name) | asked), roles=frozenset(r for r, who in people.items() if who.lower() in asked),
-                        habitual=bool(_HABITUAL.search(question)), who_talked=bool(_WHO_TALKED.search(question)))
+    cues = read_cues(question, named, name, people, tuple(_unit(v) for v in vecs[:len(forms)]), t)
     for u, v in zip(used, vecs[len(forms):]):
         _adjust(u, _unit(v), cues)
     used.sort(key=lambda u: -u.score)
     return used[:CANDIDATE_K]
+
+
+def read_cues(question: str, named: str, name: str, people: dict[str, str], vectors: tuple[Any, ...],
+              t: float) -> QuestionCues:
+    """What code reads from the question (`named`: with the relations it names by role given their names)."""
+    window = time_window(question, t)
+    asked = named_people(question, name)
+    return QuestionCues(vectors, asked_type(question), asks_about_past(question), asks_about_history(question), window,
+                        frozenset(_stems(named)), speaker=name, open_recall=window is not None and not topic_words(question),
+                        about_talk=bool(_TALK.search(question)), frames=asked_frames(question, people),
+                        people=frozenset(asked), proper=frozenset(proper_names(named, name) | asked),
+                        roles=frozenset(r for r, who in people.items() if who.lower() in asked),
+                        kin=asked_kin(question, people),
+                        habitual=bool(_HABITUAL.search(question)), who_talked=bool(_WHO_TALKED.search(question)))
+
+
+# "your brother": the question is about them, and a source not telling of them does not answer it
+_YOUR_FAMILY = re.compile(rf"\byour ((?:{'|'.join(FAMILY_WORDS)})|children|kids|grandchildren|grandkids)(?:s|'s)?\b",
+                          re.I)
+
+
+def asked_kin(question: str, people: dict[str, str]) -> frozenset[str]:
+    """The family the question asks about, by role and, where the persona tells it, by name ("brother", "callum")."""
+    roles = [w.lower() for w in _YOUR_FAMILY.findall(question)]
+    return frozenset([kin_role(r) for r in roles] + [people[r].lower() for r in roles if r in people])
+
+
+def mentions_kin(text: str, kin: frozenset[str]) -> bool:
+    words = [w.removesuffix("'s") for w in word_list(text)]
+    return bool(kin & ({kin_role(w.removesuffix("s")) for w in words} | set(words)))
 
 
 def names_role(text: str, roles: frozenset[str]) -> bool:
@@ -605,9 +629,9 @@ def _adjust(u: UsedMemory, vec: Any, cues: QuestionCues) -> None:
     history = cues.history and u.source == "persona:background"
     by_name = bool(cues.people & named_people(u.spoken, cues.speaker))
     penalty = (PAST_PENALTY if cues.past and habit and u.source != "persona:background" else 0.0) \
-        + (_type_penalty(cues.want) if cues.want and not states_type(u.spoken, cues.want, cues.speaker, cues.proper, cues.stems)
-           else 0.0) \
+        + (_type_penalty(cues.want) if _lacks_asked(u, cues) else 0.0) \
         + (PERSON_PENALTY if cues.people and not (by_name or names_role(u.spoken, cues.roles)) else 0.0) \
+        + (PERSON_PENALTY if cues.kin and not (by_name or mentions_kin(u.spoken, cues.kin)) else 0.0) \
         + (OUT_OF_WINDOW if window is not None and (timed or habit and not cues.habitual) and not inside else 0.0) \
         + (TYPE_PENALTY if cues.who_talked and u.kind != "chat" and u.source != "day" else 0.0) \
         + (TYPE_PENALTY if cues.past and (cues.want or "").startswith("meal") and u.kind in FELT else 0.0)
@@ -801,6 +825,14 @@ _HABITUAL = re.compile(r"\b(these days|nowadays|usually|normally)\b", re.I)
 _DONE_ASKED = re.compile(r"\b(did|had|was|were|went|ate|been|spent|have you (done|had|seen|met|eaten)|so far|earlier)\b", re.I)
 # past tense only: unlike `asks_about_past`, "today" and "this morning" may ask about now ("How are you feeling today?")
 _FELT_THEN = re.compile(r"\b(did|were|was|had|felt|yesterday|last|earlier|ago)\b", re.I)
+
+
+def _lacks_asked(u: UsedMemory, cues: QuestionCues) -> bool:
+    """Whether a source lacks the kind of thing the question asks for. What the character did today answers
+    "Did you clean up?" in the game's own words ("I cleared the table"), so it need not echo the question."""
+    if not cues.want or (u.source == "day" and cues.want.startswith("happened")):
+        return False
+    return not states_type(u.spoken, cues.want, cues.speaker, cues.proper, cues.stems)
 
 
 def _type_penalty(want: str) -> float:

@@ -29,6 +29,9 @@ AXES: dict[str, tuple[str, str]] = {
 GRADES: dict[str, float] = {"a bit": 0.25, "quite": 0.5, "very": 0.75, "extremely": 1.0}
 POLE_AXIS: dict[str, str] = {pole: axis for axis, poles in AXES.items() for pole in poles}
 ALLOWED_POLES = ", ".join(POLE_AXIS)
+# other spellings a writer uses for a pole: read as the pole, shown with the pole's own word
+POLE_SPELLINGS: dict[str, str] = {"extroverted": "extraverted", "organised": "organized",
+                                  "disorganised": "disorganized"}
 ALLOWED_GRADES = ", ".join(GRADES)
 
 # Emotion labels shared by persona baselines and the emotion system (paper III-A3).
@@ -79,7 +82,7 @@ def parse_traits(text: str) -> tuple[Trait, ...]:
             raise ValueError(
                 f"trait '{item}' must start with a grade; allowed grades: {ALLOWED_GRADES} "
                 f"(e.g. 'very curious')")
-        pole = item[len(grade) + 1:]
+        pole = POLE_SPELLINGS.get(item[len(grade) + 1:], item[len(grade) + 1:])
         if pole not in POLE_AXIS:
             raise ValueError(f"trait '{item}' has unknown pole '{pole}'; allowed poles: {ALLOWED_POLES}")
         axis = POLE_AXIS[pole]
@@ -149,7 +152,8 @@ class Persona(_Strict):
     traits: str = Field(
         "", max_length=200,
         description=(f"graded temperament, comma-separated '<grade> <pole>' items, at most one pole per axis; "
-                     f"grades: {ALLOWED_GRADES}; poles: {ALLOWED_POLES}; empty = all axes silent"))
+                     f"grades: {ALLOWED_GRADES}; poles: {ALLOWED_POLES} (also spelled {', '.join(POLE_SPELLINGS)}); "
+                     "empty = all axes silent"))
     background: str = Field("", max_length=800, description="life story and circumstances")
     lifestyle: str = Field("", max_length=400, description="habits, e.g. when they wake and sleep")
     routine: str = Field("", max_length=400, description="an ordinary day in a sentence or two")
