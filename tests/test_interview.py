@@ -611,7 +611,8 @@ def test_a_chat_quoting_a_turn_that_says_something_keeps_it(ilse):
 
 def test_whether_a_thing_happened_a_way_of_talking_and_numbers_in_words():
     """What the development characters (benchmarks/data/interview_dev.json) were answered wrongly: a memory of
-    writing to the magazine for whether it printed the letter, "on the phone" as where a brother lives,
+    writing to the magazine for whether it printed the letter, "on the phone" as where a brother lives, the one
+    who told of a sale as the buyer,
     "eighteen pounds" as no sum, a quoted title as no name, "Bonjour! What..." as a person called What."""
     from garp.mind.answer_kind import asked_type, named_people, states_type
 
@@ -632,6 +633,10 @@ def test_whether_a_thing_happened_a_way_of_talking_and_numbers_in_words():
                        asked=frozenset({"derek"}))
     assert not states_type("I talked with Derek; he still remembered a poem from school.", poem, asked=frozenset({"derek"}))
     assert named_people("Bonjour! What went wrong in the kitchen?", "Odile") == set()
+    chapel = "I talked with Gwen at the bakery, who whispered that the Moreton family are selling the old chapel."
+    assert not states_type(chapel, asked_type("Who are the Moretons selling the chapel to?"), asked=frozenset({"moretons"}))
+    assert states_type(chapel, asked_type("Who told you about the chapel?"), heard=frozenset({"told", "chape"}))
+    assert states_type("I talked with Hugo at the market; he wants twelve jars.", asked_type("Who's buying honey?"))
 
 
 def test_a_question_about_your_family_is_not_answered_by_a_source_without_them(ilse):

@@ -14,7 +14,7 @@ from itertools import dropwhile, takewhile
 NEAR_WORDS = 3         # a name this near the thing it names ("the ship Adelaide", "Moss, my dog")
 _APPOSITION = frozenset("a an the my our his her their its this that called named".split())
 STEM_CHARS = 5         # prefix length for matching content words ("records" ~ "record")
-_WORD = re.compile(r"[a-z']+")
+_WORD = re.compile(r"[a-z\u00df-\u024f']+")  # with accented letters: "Esmé", "Joaquín"
 STOPWORDS = frozenset(
     "the a an and or but of to in on at for with from by about as is are was were be been am i you he she it we "
     "they me my your his her its our their this that these those what which who whom why how when where do does "
@@ -131,7 +131,8 @@ _PLACE = re.compile(r"\b(at|in|on|near|behind|by|from|to|outside|inside)\s+"
                     r"(?!(?:the|my|his|her|their|a)\s+(?:tele)?phone|(?:the|my|his|her|their|a)\s+(?:radio|video call)\b)"
                     r"((the|my|his|her|their|a)\s+\w+|[A-Z]\w+|town|home)")
 _WORD_KEEP = re.compile(r"[A-Za-z']+")
-NOT_NAMES = frozenset("i i'm i'd i've i'll mum mom dad mr mrs ms dr".split() + WEEKDAYS + MONTHS)
+NOT_NAMES = frozenset("i i'm i'd i've i'll mum mom dad mr mrs ms dr christmas easter halloween diwali eid hanukkah ramadan".split()
+                      + WEEKDAYS + MONTHS)
 _TEENS = "thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 _NUMBER = re.compile(rf"\b(\d+|{_CLOCK_WORDS}|{_TEENS}|{_TENS}|hundred|thousand|dozen|half)\b", re.I)
@@ -259,6 +260,13 @@ def kin_role(word: str) -> str:
     return KIN_SAME.get(word.lower(), word.lower())
 
 
+# who told of a thing ("Gwen, who whispered that the Moretons are selling"), not who did it: no answer to "Who are
+# they selling to?", unless the question asks who told
+_TELLING = "said|told|whispered|mentioned|complained|explained|warned|reminded|announced"
+_TELLER = re.compile(rf"\b([A-Z][\w'-]*)(?: (?:at|in|on|by|from) [^,;]{{1,30}})?,? (?:who )?(?:{_TELLING})\b")
+_TELLING_STEMS = frozenset(stem(w) for w in (_TELLING + "|tell|say|hear|heard").split("|"))
+
+
 def states_type(text: str, kind: str, own_name: str = "", asked: frozenset[str] = frozenset(),
                 heard: frozenset[str] = frozenset()) -> bool:
     """Whether `text` contains the kind of thing a question asked for (`asked_type`). `asked`: the names the
@@ -267,7 +275,10 @@ def states_type(text: str, kind: str, own_name: str = "", asked: frozenset[str] 
     "a racing game" to "Which racing game?")."""
     kind, _, detail = kind.partition(":")
     if kind == "name":  # a person by name, or by role ("my uncle") unless the question asks what they are called
-        return bool(named_people(text, own_name) - asked or (detail != "called" and _kin_unasked(text, asked)))
+        told = asked | ({m.group(1).lower() for m in _TELLER.finditer(text)} if not heard & _TELLING_STEMS else set())
+        plain = {n.removesuffix("s") for n in told}  # "the Moretons" asked, "the Moreton family" told
+        return bool({n.removesuffix("s") for n in named_people(text, own_name)} - plain
+                    or (detail != "called" and _kin_unasked(text, frozenset(told))))
     if kind == "kin":
         return names_kin(text, detail, own_name)
     if kind == "title":
