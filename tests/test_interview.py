@@ -636,6 +636,8 @@ def test_whether_a_thing_happened_a_way_of_talking_and_numbers_in_words():
     chapel = "I talked with Gwen at the bakery, who whispered that the Moreton family are selling the old chapel."
     assert not states_type(chapel, asked_type("Who are the Moretons selling the chapel to?"), asked=frozenset({"moretons"}))
     assert states_type(chapel, asked_type("Who told you about the chapel?"), heard=frozenset({"told", "chape"}))
+    talked = "I talked with Erica at Hobbs Cafe; Erica said she was busy."  # the one talked with answers
+    assert states_type(talked, asked_type("Who did you talk to today?"), heard=frozenset({"talk", "today"}))
     assert states_type("I talked with Hugo at the market; he wants twelve jars.", asked_type("Who's buying honey?"))
 
 

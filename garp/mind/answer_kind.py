@@ -264,7 +264,7 @@ def kin_role(word: str) -> str:
 # they selling to?", unless the question asks who told
 _TELLING = "said|told|whispered|mentioned|complained|explained|warned|reminded|announced"
 _TELLER = re.compile(rf"\b([A-Z][\w'-]*)(?: (?:at|in|on|by|from) [^,;]{{1,30}})?,? (?:who )?(?:{_TELLING})\b")
-_TELLING_STEMS = frozenset(stem(w) for w in (_TELLING + "|tell|say|hear|heard").split("|"))
+_TELLING_STEMS = frozenset(stem(w) for w in (_TELLING + "|tell|say|hear|heard|talk|spoke|speak|chat").split("|"))
 
 
 def states_type(text: str, kind: str, own_name: str = "", asked: frozenset[str] = frozenset(),
