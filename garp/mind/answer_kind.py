@@ -92,9 +92,9 @@ _TYPE_QUESTIONS = (("name", re.compile(r"\b(who|whom|whose|called)\b", re.I)),  
                    ("number", re.compile(r"\b(how (much|many|old|far|big|tall|heavy)|what (price|dose|size))\b", re.I)),
                    ("place", re.compile(r"\bwhere\b", re.I)))
 _CALLED = re.compile(r"\bnames?\b|\bcalled\s*\??\s*$", re.I)  # "Who called you?" asks no name
-_TAKINGS = re.compile(r"\b(money|cash|tak(e|en|ings)|took)\b", re.I)  # "How much money did you take?"
-_PRICE_WORDS = (r"charg\w*|costs?|costing|pa(?:y|id|ys|ying)|pric\w*|sell\w*|sold|spen[dt]\w*|earn\w*|fees?|much|"
-                r"money|cash|tak(?:e|en|ings)|took")
+_TAKINGS_WORDS = r"money|cash|tak(?:e|en|ings)|took"  # "How much money did you take?": a sum, nothing priced
+_TAKINGS = re.compile(rf"\b({_TAKINGS_WORDS})\b", re.I)
+_PRICE_WORDS = rf"charg\w*|costs?|costing|pa(?:y|id|ys|ying)|pric\w*|sell\w*|sold|spen[dt]\w*|earn\w*|fees?|much|{_TAKINGS_WORDS}"
 _PRICE_ASKED = re.compile(rf"\bhow much\b.*\b({_PRICE_WORDS})\b|\bwhat price\b|\bhow much (rent|money)\b", re.I)
 _MONEY = re.compile(r"[£$€]\s?\d|\b(pounds?|pence|p|dollars?|cents?|euros?|shillings?|quid|bucks|coins?)\b", re.I)
 _MEAL_ASKED = re.compile(r"\b(what did you (have|eat)\b(?!.* (with|on))|"
@@ -128,7 +128,7 @@ _WHEN_NOUNS = (r"(end|start|beginning|middle|morning|afternoon|evening|night|mom
 # not a time ("at the end of the month", "on the last Sunday"), nor a way of talking ("on the phone")
 _PLACE = re.compile(r"\b(at|in|on|near|behind|by|from|to|outside|inside)\s+"
                     rf"(?!(?:(?:the|my|his|her|their|a)\s+)?(?:(?:last|next|first|same|following)\s+)?{_WHEN_NOUNS})"
-                    r"(?!(?:the|my|his|her|their|a)\s+(?:tele)?phone|(?:the|my|his|her|their|a)\s+(?:radio|video call)\b)"
+                    r"(?!(?:the|my|his|her|their|a)\s+(?:(?:tele)?phone|(?:radio|video call)\b))"
                     r"((the|my|his|her|their|a)\s+\w+|[A-Z]\w+|town|home)")
 _WORD_KEEP = re.compile(r"[A-Za-z']+")
 NOT_NAMES = frozenset("i i'm i'd i've i'll mum mom dad mr mrs ms dr christmas easter halloween diwali eid hanukkah ramadan".split()
@@ -237,8 +237,6 @@ def asked_type(question: str) -> str | None:
         (f"happened:{' '.join(sorted(_content_stems(question)))}" if _DID_ASKED.search(question) else None)
 
 
-
-
 def _content_stems(text: str) -> set[str]:
     """The stems of what a text says: not its function words, nor when or how well ("today", "okay")."""
     return {stem(w.removesuffix("'s")) for w in word_list(text)
@@ -278,7 +276,7 @@ def states_type(text: str, kind: str, own_name: str = "", asked: frozenset[str] 
         told = asked | ({m.group(1).lower() for m in _TELLER.finditer(text)} if not heard & _TELLING_STEMS else set())
         plain = {n.removesuffix("s") for n in told}  # "the Moretons" asked, "the Moreton family" told
         return bool({n.removesuffix("s") for n in named_people(text, own_name)} - plain
-                    or (detail != "called" and _kin_unasked(text, frozenset(told))))
+                    or (detail != "called" and _kin_unasked(text, told)))
     if kind == "kin":
         return names_kin(text, detail, own_name)
     if kind == "title":
