@@ -256,6 +256,40 @@ def test_a_town_characters_household_comes_from_the_cast_whose_homes_it_shares()
         "I start work at six, eat late, and spend Sundays cooking for the house."
 
 
+def test_a_list_of_habits_is_said_in_the_first_person_throughout():
+    """Each habit of a routine agrees with "I" ("I walk ..., works the ticket window" was said), one written
+    without its subject is said with it, a plural time opening a habit is no verb, and an adverb before
+    the verb does not stop it agreeing."""
+    from garp.mind.first_person import first_person, habits_in_first_person
+
+    assert habits_in_first_person("Oswald walks along the harbour wall at dawn, works the ticket window from ten "
+                                  "until two, and spends his evenings at The Anchor Inn.", "Oswald") == \
+        "I walk along the harbour wall at dawn, work the ticket window from ten until two, and spend my evenings " \
+        "at The Anchor Inn."
+    assert habits_in_first_person("Checks the weather at six, takes tourists out at ten, and mends ropes in his shed.",
+                                  "Hamish") == "I check the weather at six, take tourists out at ten, and mend ropes in my shed."
+    assert habits_in_first_person("Tomas pilots the ferry until three, spends afternoons on chores, and evenings "
+                                  "listening to the radio.", "Tomas").endswith("and evenings listening to the radio.")
+    assert habits_in_first_person("Mornings at the hives, evenings reading.", "Bea") == "Mornings at the hives, evenings reading."
+    assert first_person("Greta now shares the house with Sam.", "Greta") == "I now share the house with Sam."
+
+
+def test_a_name_or_a_named_thing_of_something_else_does_not_answer(ilse):
+    """Asked the name of a ship, a memory naming a farmer answers nothing, nor does one naming the speaker's
+    ex-wife the team a son plays against; "Sunday's wedding" names no one who is getting married."""
+    mind = ilse("Ilse served in the merchant navy before she took up pottery.", [
+        ("Ilse took a delivery of clay from the farmer Holt at dawn.", "event", 2.0),
+        ("Ilse talked with her ex-husband Jan about who would take Tomek to the football match on Sunday.", "chat", 5.0),
+        ("Ilse practised the hymn for Sunday's wedding on the church organ.", "event", 3.0),
+        ("Ilse named her new kiln Big Bertha.", "event", 30.0)])
+    assert _best_answer(mind, "What was the name of the ship you served on?") == FALLBACK_ANSWER
+    assert _best_answer(mind, "Which team is Tomek playing against on Sunday?") == FALLBACK_ANSWER
+    assert _best_answer(mind, "Who is getting married on Sunday?") == FALLBACK_ANSWER
+    assert _best_answer(mind, "What's the name of your kiln?") == "I named my new kiln Big Bertha."
+    from garp.mind.answer_kind import named_people
+    assert named_people("I practised the hymn for Sunday's wedding.", "Ilse") == set()
+
+
 def test_interview_answers_what_the_character_will_do_from_the_day_plan_it_remembers(ilse):
     """A question about later today is answered by the part of the remembered day plan it asks
     about, one about now by the block under way; today's plan is not offered for tomorrow."""
@@ -513,6 +547,10 @@ def test_where_the_character_is_going_comes_from_what_its_body_is_doing():
     assert doing_source(walking, "Where are you from?", NOW) == []  # the life story answers that
     assert doing_source(walking, "Where are you going tonight?", NOW) == []  # later: the day plan
     assert doing_source(None, "Where are you going?", NOW) == []  # the terminal interview has no body
+    # "What are you cooking?" of one cooking is what it is doing; of one napping, a habit or a thing it is not doing
+    assert doing_source(cooking, "What are you cooking?", NOW)[0].spoken.startswith("Right now I'm cooking breakfast")
+    assert doing_source(napping, "What are you cooking?", NOW, "Ilse", "Ilse's House") == []
+    assert doing_source(cooking, "What are you cooking for dinner?", NOW) == []  # the plan's meal
 
 
 def test_interview_answers_what_the_character_did_today_from_its_logged_doings(ilse):

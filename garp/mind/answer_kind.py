@@ -53,7 +53,7 @@ _PLACE_WORDS = frozenset("at in on near behind inside outside".split())
 def person_names(text: str, own_name: str = "") -> list[str]:
     """Capitalised words inside the sentence that may name a person: not "I", a day, a month or
     "Mum", not the speaker, and not a place ("at Hobbs Cafe", "in Erica's House")."""
-    skip = NOT_NAMES | {own_name.lower(), f"{own_name.lower()}'s"}
+    skip = NOT_NAMES | {own_name.lower()}
     words, names, place = text.split(), [], False
     for before, word in zip(words, words[1:]):
         core = word.strip(".,;:!?'\"")
@@ -61,7 +61,8 @@ def person_names(text: str, own_name: str = "") -> list[str]:
         continues = before.lower() in _PLACE_WORDS or (place and not before.endswith((",", ";", ".")))
         place = continues and (core[:1].isupper() or core.lower() in ("the", "my", "a"))
         opens = before.endswith((".", "!", "?"))  # "Bonjour! What went wrong?": "What" opens a sentence
-        if core[:1].isupper() and not place and core.lower() not in skip and not (opens and core.lower() in STOPWORDS):
+        low = core.lower().removesuffix("'s")  # "Sunday's wedding" names no one
+        if core[:1].isupper() and not place and low not in skip and not (opens and low in STOPWORDS):
             names.append(core)
     return names
 

@@ -14,7 +14,10 @@ import re
 _IRREGULAR = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was", "isn't": "am not",
               "doesn't": "don't", "hasn't": "haven't", "'s": "'m"}
 _ADVERBS = frozenset("always usually often never sometimes also still just really rarely seldom already "
-                     "finally mostly only even then".split())
+                     "finally mostly only even then now normally generally occasionally regularly nearly almost "
+                     "hardly barely happily quietly secretly".split())
+# plural nouns of time opening an item of a list of habits ("..., and evenings listening to the radio"): no verbs
+_TIMES = frozenset("mornings afternoons evenings nights weekends weekdays days weeks".split())
 _NOT_VERBS = frozenset("this thus always perhaps us yes as its his hers ours yours".split())
 _AUXILIARIES = frozenset("had was is has would could will did can should might must".split())
 _DETERMINERS = frozenset("the a an my his her their some".split())
@@ -113,8 +116,19 @@ def _series(words: list[str]) -> None:
         elif after_comma and words[k] in _ADVERBS:  # ", and never misses the news"
             _agree(words, k - 1)
         elif after_comma and words[k] != "and" and words[k][:1].islower() and not words[k].endswith((",", ".", ";")) \
-                and words[k + 1] not in ("and", "or"):  # "bees, chickens and goats" is a list
+                and words[k + 1] not in ("and", "or") and words[k] not in _TIMES:  # "bees, chickens and goats" is a list
             words[k] = _verb_for_i(words[k])
+
+
+def habits_in_first_person(text: str, name: str, pronouns: bool | str = True) -> str:
+    """A list of habits as its owner says it, each verb agreeing with "I"; one written without its subject
+    ("Checks the weather at six, takes tourists out at ten") is said with it ("I check the weather...").
+    `pronouns` as `first_person` takes them."""
+    words = text.split()
+    if len(words) > 1 and words[0].lower().endswith("s") and words[0].lower() not in _TIMES \
+            and words[1].lower() in _DETERMINERS:
+        text = f"{name} {words[0].lower()} {' '.join(words[1:])}"
+    return first_person(text, name, pronouns=pronouns, series=True)
 
 
 def _keep_case(original: str, replacement: str) -> str:
@@ -136,7 +150,7 @@ def memory_in_first_person(text: str, name: str, pronoun: str | None = None) -> 
     then the owner's reflexive ("for himself") and the owner told, asked or invited by the other ("who told
     him") are the owner's too, wherever they stand."""
     words = text.split()
-    alone = bool(words) and words[0] == name and not any(w[:1].isupper() for w in words[1:])
+    alone = bool(words) and words[0] in (name, f"{name}'s") and not any(w[:1].isupper() for w in words[1:])
     if words and words[0] == name and not alone:
         other = next(k for k, w in enumerate(words[1:], 1) if w[:1].isupper())
         owning = _OWN[pronoun][2] if pronoun else "his|her"

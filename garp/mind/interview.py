@@ -24,7 +24,7 @@ from garp.mind.answer_kind import (FAMILY_WORDS, GENERIC_VERBS, KIN_PATTERN, KIN
                                     states_type, stem, word_list)
 from garp.mind.commitments import hhmm
 from garp.mind.day_record import GO, MEALS, Done, covers, doing_now, meals_had, progressive, said, told, woke_at
-from garp.mind.first_person import first_person, memory_in_first_person, pronoun_in
+from garp.mind.first_person import first_person, habits_in_first_person, memory_in_first_person, pronoun_in
 from garp.mind.line_candidates import CANNED_TURNS
 from garp.mind.planning import lower_first, plan_memory_prefix, plan_today
 from garp.mind.relationships import feeling_toward
@@ -294,13 +294,14 @@ def persona_facts(persona: Any, household: tuple[str, ...] = ()) -> list[tuple[s
                                                    if _HOUSEHOLD.search(r.note or ""))]))
     facts.append(("home", f"I live at {persona.home}" + (f" with {listed(household)}." if household else ".")))
     facts.append(("age", f"I am {persona.age} years old."))
+    own = own_pronoun(persona) or True  # "he sold her": only the character's own pronouns are "I"
     if persona.routine:
-        facts.append(("routine", "My usual day: " + lower_first(first_person(persona.routine, persona.name,
-                                                                                   pronouns=True))))
+        facts.append(("routine", "My usual day: " + lower_first(habits_in_first_person(persona.routine, persona.name,
+                                                                                       own))))
     for fld in ("background", "lifestyle"):
         for sentence in sentences(getattr(persona, fld) or ""):
             if sentence.strip():
-                facts.append((fld, first_person(sentence.strip(), persona.name, pronouns=True, series=True)))
+                facts.append((fld, first_person(sentence.strip(), persona.name, pronouns=own, series=True)))
     return facts
 
 
@@ -331,15 +332,25 @@ def doing_source(doing: Any, question: str, t: float, name: str = "", home: str 
     if doing is None or not doing.place or _AHEAD_TIME.search(question):
         return []
     use, where = doing_now(doing), "home" if doing.place == home else doing.place
-    if _DOING_ASKED.search(question) and (use is not None or doing.kind == "walk"):
+    now = progressive(use, name, home) if use is not None else f"on my way to {where}" if doing.kind == "walk" else ""
+    if now and asks_doing(question, now):
         upcoming = [f"{what} at {hhmm(start)}" for what, start in plan or () if start > t % DAY_S][:1]
-        now = progressive(use, name, home) if use is not None else f"on my way to {where}"
         return [told_source(f"Right now I'm {now}." + (f" Next: {upcoming[0]}." if upcoming else ""), "state:doing", t)]
     if not _WHERE_NOW.search(question):
         return []
     text = f"I'm on my way to {where}." if doing.kind == "walk" else \
         f"I'm at {where}" + (f", {progressive(use, name, home, with_place=False)}." if use is not None else ".")
     return [told_source(text, "state:doing", t)]
+
+
+def asks_doing(question: str, now: str) -> bool:
+    """Whether the question asks what the character is doing now: "What are you up to?", or "What are you
+    cooking?" of one cooking now (`now`: "cooking at the stove"; asked of one doing something else, the
+    question is about a habit or a thing, and the record answers it)."""
+    if _DOING_ASKED.search(question):
+        return True
+    asked = _ACTIVITY_ASKED.search(question)
+    return asked is not None and stem(asked.group(1).lower()) == stem(now.split()[0].lower())
 
 
 def day_sources(done: tuple[Done, ...], question: str, t: float, name: str, home: str,
@@ -518,6 +529,7 @@ class QuestionCues:
     kin: frozenset[str] = frozenset()  # family the question asks about, by role and name ("brother", "callum")
     habitual: bool = False     # "these days": a habit holds then, though the question names a time
     open_recall: bool = False  # "What did you do this morning?": anything done then answers
+    when_stems: frozenset[str] = frozenset()  # the question's words of time ("Sunday"): they tell no subject
 
 
 async def interview_sources(mind: Any, question: str, t: float, doing: Any = None, done: tuple[Done, ...] = (),
@@ -564,7 +576,8 @@ def read_cues(question: str, named: str, name: str, people: dict[str, str], vect
                         people=frozenset(asked), proper=frozenset(proper_names(named, name) | asked),
                         roles=frozenset(r for r, who in people.items() if who.lower() in asked),
                         kin=asked_kin(question, people),
-                        habitual=bool(_HABITUAL.search(question)), who_talked=bool(_WHO_TALKED.search(question)))
+                        habitual=bool(_HABITUAL.search(question)), who_talked=bool(_WHO_TALKED.search(question)),
+                        when_stems=frozenset(_stems(" ".join(m.group(0) for m in TIME_WORDS.finditer(question)))))
 
 
 # "your brother": the question is about them, and a source not telling of them does not answer it
@@ -814,6 +827,8 @@ _AHEAD_WINDOWS = ((r"\btonight|this evening\b", (17.0, 24.0), "this evening"),
                   (r"\bthis afternoon\b", (12.0, 18.0), "this afternoon"))
 _TOMORROW = re.compile(r"\btomorrow\b", re.I)
 _DOING_ASKED = re.compile(r"\bwhat(?: are|'re) you (doing|up to)\b", re.I)
+_ACTIVITY_ASKED = re.compile(r"\bwhat(?: are|'re) you (\w+ing)\b"
+                             r"(?!.*\b(later|tonight|tomorrow|for (lunch|dinner|supper|tea|breakfast))\b)", re.I)
 _MEAL_CHECK = re.compile(r"\b(have|did) you (had|have|eaten|eat|got)\b[^?]*?"
                          r"\b(?P<meal>breakfast|lunch|dinner|supper|tea)\b|\bhave you (eaten|had anything to eat)\b", re.I)
 _YES_NO = re.compile(r"^\s*(have|has|had|did|do|does|are|is|were|was)\b", re.I)
@@ -832,7 +847,21 @@ def _lacks_asked(u: UsedMemory, cues: QuestionCues) -> bool:
     "Did you clean up?" in the game's own words ("I cleared the table"), so it need not echo the question."""
     if not cues.want or (u.source == "day" and cues.want.startswith("happened")):
         return False
-    return not states_type(u.spoken, cues.want, cues.speaker, cues.proper, cues.stems)
+    return not states_type(u.spoken, cues.want, cues.speaker, cues.proper, cues.stems) or _of_something_else(u, cues)
+
+
+_SLOT_STEMS = frozenset(_stems("name names called title"))  # words asking for the slot, not telling its subject
+
+
+def _of_something_else(u: UsedMemory, cues: QuestionCues) -> bool:
+    """Whether a memory holding a name holds it of something else: it shares none of the question's own words
+    beyond the people it names ("What's the name of the ship you served on?" and "the farmer Holt"; "Which team
+    is Caleb playing against?" and "my ex-wife Jen ... the football match"). A time is
+    not read so: "When is your son coming to see you?" is answered by "he will visit on the last Sunday"."""
+    if u.source != "memory" or not (cues.want or "").startswith(("title", "which")):
+        return False
+    own = cues.stems - _SLOT_STEMS - {stem(p) for p in cues.people | cues.proper} - cues.when_stems
+    return bool(own) and not own & _stems(u.spoken)
 
 
 def _type_penalty(want: str) -> float:
