@@ -274,6 +274,23 @@ def test_a_list_of_habits_is_said_in_the_first_person_throughout():
     assert first_person("Greta now shares the house with Sam.", "Greta") == "I now share the house with Sam."
 
 
+def test_the_owners_own_pronouns_are_said_as_i_and_no_one_elses(ilse):
+    """A memory or a persona fact turns the character's own pronouns, known from its persona, and only those: its
+    "he" before anyone else is named ("worries that he will fail"), its "he" after "Bruno's back"; not the boat's
+    "him" in the life story, nor the "she" of a woman it helped."""
+    from garp.mind.first_person import memory_in_first_person
+    from garp.mind.interview import persona_facts
+
+    assert memory_in_first_person("Bruno's back twinged when he lifted a cargo bike onto the stand.", "Bruno", "he") \
+        == "My back twinged when I lifted a cargo bike onto the stand."
+    assert memory_in_first_person("Tobias worries that he will fail Thursday's exam because he skipped revision.",
+                                  "Tobias", "he") == "I worry that I will fail Thursday's exam because I skipped revision."
+    assert memory_in_first_person("Priya helped a woman at the Clinic because she was lost.", "Priya", "she") == \
+        "I helped a woman at the Clinic because she was lost."
+    mind = ilse("Ilse sailed the Gull for years until she sold him to her cousin.", [])
+    assert dict(persona_facts(mind.persona))["background"] == "I sailed the Gull for years until I sold him to my cousin."
+
+
 def test_a_name_or_a_named_thing_of_something_else_does_not_answer(ilse):
     """Asked the name of a ship, a memory naming a farmer answers nothing, nor does one naming the speaker's
     ex-wife the team a son plays against; "Sunday's wedding" names no one who is getting married."""

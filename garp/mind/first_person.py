@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from garp.mind.answer_kind import KIN_WORDS, person_names
+
 _IRREGULAR = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was", "isn't": "am not",
               "doesn't": "don't", "hasn't": "haven't", "'s": "'m"}
 _ADVERBS = frozenset("always usually often never sometimes also still just really rarely seldom already "
@@ -86,7 +88,7 @@ def _rewritten(text: str, name: str, pronouns: bool | str, series: bool) -> str:
         core = w.rstrip(".,;:!?")
         if core == name or (pronouns and core == "I"):
             nxt = words[i + 1].lower() if i + 1 < len(words) else ""
-            subject = core == "I" or i == 0 or words[i - 1].endswith((".", "!", "?")) \
+            subject = core == "I" or i == 0 or words[i - 1].endswith((".", "!", "?", ";")) \
                 or words[i - 1].lower() in _CLAUSE_OPENERS or nxt in _AUXILIARIES  # "I" was he/she: a subject
             words[i] = ("I" if subject else "me") + w[len(core):]
             if subject:
@@ -150,15 +152,36 @@ def memory_in_first_person(text: str, name: str, pronoun: str | None = None) -> 
     then the owner's reflexive ("for himself") and the owner told, asked or invited by the other ("who told
     him") are the owner's too, wherever they stand."""
     words = text.split()
+    other = _first_other(words, name, pronoun)
     alone = bool(words) and words[0] in (name, f"{name}'s") and not any(w[:1].isupper() for w in words[1:])
     if words and words[0] == name and not alone:
-        other = next(k for k, w in enumerate(words[1:], 1) if w[:1].isupper())
         owning = _OWN[pronoun][2] if pronoun else "his|her"
         head = re.sub(rf"\b({owning})\s+(?!{_NOT_OWNED}\b)(?=[a-z])", f"{name}'s ", " ".join(words[:other]))
+        if pronoun and not _SOMEONE.search(head):  # before anyone else is named: "worries that he will fail"
+            subject, obj = _OWN[pronoun][:2]
+            head = re.sub(rf"\b(that|because|so|and|but|when|if|until|as) {subject}\b", rf"\1 {name}", head)
+            head = re.sub(rf"\b(with|for) {obj}\b(?! (?!{_NOT_OWNED}\b)[a-z])", rf"\1 {name}", head)
         text = " ".join([head] + words[other:])
         if pronoun:
             text = _owner_in_the_rest(text, name, pronoun)
     return first_person(text, name, pronouns=(pronoun or True) if alone else False)
+
+
+# someone a memory tells of without a name ("his dad, who said he might visit"): its pronouns may be theirs
+_PERSON_NOUNS = ("man", "men", "woman", "women", "lady", "boy", "girl", "child", "children", "baby", "kid", "someone",
+                 "somebody", "anyone", "everyone", "customer", "tourist", "stranger", "visitor", "patient", "pupil",
+                 "student", "guest", "couple", "family", "mother", "father", "parent", "doctor", "nurse", "vet")
+_SOMEONE = re.compile(rf"\b(who|whom|(?:{'|'.join(KIN_WORDS + _PERSON_NOUNS)})s?)\b", re.I)
+
+
+def _first_other(words: list[str], name: str, pronoun: str | None) -> int:
+    """Where a memory first names someone other than its owner: knowing the owner's pronoun, the first person's
+    name (not a day, a month or a place: "on Thursday", "at Hollis Hardware"), else any capitalised word;
+    past the end when it names no one."""
+    if pronoun is None:
+        return next((k for k, w in enumerate(words[1:], 1) if w[:1].isupper()), len(words))
+    people = set(person_names(" ".join(words), name))
+    return next((k for k, w in enumerate(words[1:], 1) if w.strip(".,;:!?'\"") in people), len(words))
 
 
 _TOLD = "(?:told|asked|invited|warned|reminded|thanked|promised|offered|gave|showed|sent|texted|called|lent|taught)"
