@@ -256,6 +256,19 @@ def test_a_town_characters_household_comes_from_the_cast_whose_homes_it_shares()
         "I start work at six, eat late, and spend Sundays cooking for the house."
 
 
+def test_a_quarrel_a_small_hurt_and_a_purchase_answer_the_questions_about_them(ilse):
+    """The embedder puts "Have you clashed with anyone at work?" far from "I argued with my supervisor": the kind
+    of happening asked about (a quarrel, a hurt, a purchase) counts, as a worry does."""
+    mind = ilse("Ilse runs the pottery on Mill Lane.", [
+        ("Ilse argued with her supervisor Mr Pratt about the split shift on Saturday.", "event", 3.0),
+        ("Ilse pricked her finger on a rose thorn while stripping stems.", "event", 4.0),
+        ("Ilse bought a new set of glazing brushes at the market.", "event", 5.0),
+        ("Ilse watered the tomatoes in the greenhouse.", "event", 2.0)])
+    assert "argued" in _best_answer(mind, "Have you clashed with anyone at work?")
+    assert "pricked" in _best_answer(mind, "Have you hurt yourself at work?")
+    assert "bought" in _best_answer(mind, "Have you treated yourself to anything today?")
+
+
 def test_a_list_of_habits_is_said_in_the_first_person_throughout():
     """Each habit of a routine agrees with "I" ("I walk ..., works the ticket window" was said), one written
     without its subject is said with it, a plural time opening a habit is no verb, and an adverb before
