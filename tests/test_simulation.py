@@ -252,3 +252,24 @@ def test_a_visitor_who_finds_the_friend_out_goes_home(tmp_path, sim_engine):
     assert not failed, failed  # among them: Mika at home from 20:00 to 21:00 (her shop shift ends at 18:00)
     memories = [r.description for r in sim.minds["Mika"].memory.recent(40)]
     assert any("Ren was not at home" in m for m in memories), memories
+
+
+def test_a_meal_planned_where_nothing_feeds_is_had_at_the_nearest_place_that_does():
+    """Priya's lunch was planned at her work, the Town Library, where nothing feeds anyone: in a play she
+    read and worked through her lunch hour. The meal goes to the nearest place that feeds her; a lunch
+    planned at the cafe, or for one who may use the library's nothing, stays where it was."""
+    from garp.paths import MAPS
+    from garp.sim.pipeline import meal_place
+    from garp.world.town_map import TownMap
+
+    objects = tuple(TownMap.load(MAPS / "town.tmx").build_objects().all())
+    desk = next(o for o in objects if o.place == "Town Library")
+    job = types.SimpleNamespace(objects=objects, body=types.SimpleNamespace(x=desk.x, y=desk.y))
+    moved = meal_place(job, "have lunch", "Town Library", "Town Library")
+    assert moved != "Town Library" and any(o.place == moved and "eat" in {a.verb for a in o.affordances}
+                                           for o in objects)
+    assert meal_place(job, "have lunch", "Hobbs Cafe", "Town Library") == "Hobbs Cafe"
+    assert meal_place(job, "work", "Town Library", "Town Library") == "Town Library"  # not a meal
+    # a guest not yet at the host's home is offered none of its things: the dinner party stays there
+    away = types.SimpleNamespace(objects=tuple(o for o in objects if o.place != "Maya's House"), body=job.body)
+    assert meal_place(away, "have dinner", "Maya's House", None) == "Maya's House"

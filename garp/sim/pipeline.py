@@ -23,7 +23,7 @@ from garp.mind.emotion import EmotionState
 from garp.mind.news import intention_event, invitation_visits
 from garp.mind.phrasebook import Phrasebook
 from garp.mind.routine import work_end_times
-from garp.mind.plan_repair import Friend, end_visit, is_free_time, is_sleep, seek_company
+from garp.mind.plan_repair import Friend, end_visit, is_free_time, is_meal, is_sleep, seek_company
 from garp.mind.plan_tree import PlanNode, PlanTree, activity_key, block_key, goal_text
 from garp.mind.planning import PlanContext, Planner, plan_memory
 from garp.mind.reflection import reflect
@@ -263,7 +263,7 @@ class Brain:
         # however the plan changed, its new goals and this decision's goal go in one batch (IV-B)
         leaves = [goal_text(n.description, n.place) for n in planner.tree.leaves()] if planner.tree else []
         goal_vec = (await self.embedder.aembed(leaves + [goal]))[-1]
-        target = node.place if node and node.place else None
+        target = meal_place(job, plan_item, node.place if node and node.place else None, mind.persona.workplace)
         objects, novel, how = self._offered(job, mind, planner, node, target)
         if how:
             return out + [self._just_be(mind, node, t, target, plan_item, job.asked_t, how)]
@@ -458,3 +458,21 @@ class Brain:
                                    emotion=emo.label, intensity=emo.intensity, people=list(self.minds))
             self.log.emit("reflection", job.asked_t, agent=name, questions=result.questions,
                           insights=[r.description for r in result.insights], consolidated=len(result.consolidated))
+
+
+def feeds(obj: Any, workplace: str | None) -> bool:
+    """Whether an object offers the agent something that relieves hunger (a staff-only stove not, to a customer)."""
+    return any(a.relieves.get("hunger", 0.0) > 0 and a.offered_to(obj.place, workplace) for a in obj.affordances)
+
+
+def meal_place(job: DecideJob, plan_item: str, target: str | None, workplace: str | None) -> str | None:
+    """Where a meal of the plan is had: its planned place, unless the agent may use things there and none of them
+    feeds it ("have lunch" at the workplace, and the workplace is a library), then the place nearest the agent that
+    does (a cafe, home). A place whose things are not offered yet (a host's home before the guest arrives) stays."""
+    there = [o for o in job.objects if o.place == target]
+    if target is None or not is_meal(plan_item) or not there or any(feeds(o, workplace) for o in there):
+        return target
+    x, y = job.body.x, job.body.y
+    feeding = sorted((o for o in job.objects if o.place and feeds(o, workplace)),
+                     key=lambda o: ((o.x - x) ** 2 + (o.y - y) ** 2, o.id))
+    return feeding[0].place if feeding else target
