@@ -256,19 +256,6 @@ def test_a_town_characters_household_comes_from_the_cast_whose_homes_it_shares()
         "I start work at six, eat late, and spend Sundays cooking for the house."
 
 
-def test_a_quarrel_a_small_hurt_and_a_purchase_answer_the_questions_about_them(ilse):
-    """The embedder puts "Have you clashed with anyone at work?" far from "I argued with my supervisor": the kind
-    of happening asked about (a quarrel, a hurt, a purchase) counts, as a worry does."""
-    mind = ilse("Ilse runs the pottery on Mill Lane.", [
-        ("Ilse argued with her supervisor Mr Pratt about the split shift on Saturday.", "event", 3.0),
-        ("Ilse pricked her finger on a rose thorn while stripping stems.", "event", 4.0),
-        ("Ilse bought a new set of glazing brushes at the market.", "event", 5.0),
-        ("Ilse watered the tomatoes in the greenhouse.", "event", 2.0)])
-    assert "argued" in _best_answer(mind, "Have you clashed with anyone at work?")
-    assert "pricked" in _best_answer(mind, "Have you hurt yourself at work?")
-    assert "bought" in _best_answer(mind, "Have you treated yourself to anything today?")
-
-
 def test_a_list_of_habits_is_said_in_the_first_person_throughout():
     """Each habit of a routine agrees with "I" ("I walk ..., works the ticket window" was said), one written
     without its subject is said with it, a plural time opening a habit is no verb, and an adverb before
@@ -497,7 +484,7 @@ def test_a_memory_is_told_with_only_the_owners_own_pronouns_as_its_own():
 
 def test_interview_finds_the_worry_the_hurt_and_the_loss_a_question_asks_about(ilse):
     """"Anything troubling you?" shares no word with "I worry that...": the kind of happening the
-    question asks about (a worry, a hurt, a loss, news of a relative) finds it; a question about a
+    question asks about (a worry, a hurt, a loss, a quarrel, a purchase, news of a relative) finds it; a question about a
     relative's name nobody said is not answered with another mother's."""
     mind = ilse("Ilse grew up by the coast.", [
         ("Ilse worries that the dry weather will crack the drying pots.", "thought", 20.0),
@@ -505,8 +492,15 @@ def test_interview_finds_the_worry_the_hurt_and_the_loss_a_question_asks_about(i
         ("Ilse ate a cheese sandwich sitting on an upturned crate.", "event", 6.0),
         ("Ilse burnt her wrist on the kiln door while unloading it.", "event", 4.0),
         ("Ilse talked with her nephew Milo at the gate; he got a place on a forestry course.", "chat", 8.0),
-        ("Ilse helped a young mother at the market carry her pram up the steps.", "event", 5.0)])
+        ("Ilse helped a young mother at the market carry her pram up the steps.", "event", 5.0),
+        ("Ilse argued with her supervisor Mr Pratt about the split shift on Saturday.", "event", 3.0),
+        ("Ilse bought a new set of glazing brushes at the market.", "event", 5.5)])
     assert "dry weather" in _best_answer(mind, "Anything troubling you at the moment?")
+    # a quarrel, a small hurt and a purchase are kinds of happening too ("clashed" shares nothing with "argued")
+    assert "argued" in _best_answer(mind, "Have you clashed with anyone at work?")
+    from garp.mind.interview import asked_frames
+    assert any(rx.search("memory I pricked my finger on a thorn") for rx in asked_frames("Have you hurt yourself?"))
+    assert "bought" in _best_answer(mind, "Have you treated yourself to anything today?")
     assert "wrist" in _best_answer(mind, "How did you hurt yourself?")
     assert "forestry" in _best_answer(mind, "Any news from your nephew?")
     assert _best_answer(mind, "What's your mum's name?") == FALLBACK_ANSWER
