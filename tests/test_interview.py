@@ -377,6 +377,11 @@ def test_a_memory_on_the_topic_that_lacks_the_asked_outcome_name_or_words_does_n
     assert holds("Salsa starts at half past seven.", "What time does your salsa class start?")
     assert not holds("I stayed up until 3am playing a racing game with Kai.", "Which racing game were you playing?")
     assert holds("Kai and I played Turbo Drift, a racing game, all night.", "Which racing game were you playing?")
+    # "How did it go?" asks how it came out: a mark or a catch tells it, an inspection still to come does not
+    assert not holds("The market manager warned me that my stall's inspection is due next week.",
+                     "How did your inspection go?")
+    assert holds("I got nine out of ten in the spelling test.", "How did the spelling test go?")
+    assert holds("I caught two brown trout at the weir.", "How did your last fishing trip go?")
 
 
 def test_a_detail_of_a_thing_the_memory_only_mentions_is_not_in_it():

@@ -162,14 +162,14 @@ _WHICH_ASKED = re.compile(r"\bwhich (?:\w+ )?(?P<thing>city|town|village|country
 # says so and is not the question's own ("I lost my key" answers no "lost key turn up"); "How did you end up
 # here?", "When did the drays turn up?" and "How did the trip go?" ask no such thing
 _WIN_ASKED = re.compile(r"\bwho (won|came first)\b|\b(did|do|does) (?:[\w']+ ){1,4}win\b", re.I)
-_OUTCOME_ASKED = re.compile(r"\bin the end\b|\bwhere did (?:[\w']+ ){1,4}turn up\b|\bwhat was the (result|verdict|outcome)\b",
-                            re.I)
+_OUTCOME_ASKED = re.compile(r"\bin the end\b|\bwhere did (?:[\w']+ ){1,4}turn up\b|\bwhat was the (result|verdict|outcome)\b|"
+                            r"\bhow did (?:[\w']+ ){1,5}(?:go|do|get on)\b(?! (?:to|with|for|about)\b)", re.I)
 _WIN_WORDS = r"won|wins?|beat|lost|loses?|came (first|second|third|last)|draw|drew|tied|first prize"
 _WON = re.compile(rf"\b({_WIN_WORDS}|winners?|champions?|victory)\b", re.I)  # "scored twice" says nothing of who won
 _OUTCOME = re.compile(rf"\b({_WIN_WORDS}|winner|pass(ed)?|fail(ed)?|went (well|badly|fine|wrong|ok|okay|smoothly)|"
                       r"turned (up|out)|found|results?|ended|in the end|finally|eventually|got (through|in|the|a|an|top)|"
                       r"praised|fixed|mended|healed|recovered|solved|cancelled|postponed|verdict|scored?|second prize|"
-                      r"medal|trophy)\b", re.I)
+                      r"medal|trophy|caught)\b", re.I)
 # "Did the magazine print your letter?": whether one thing happened, asked of nothing open ("Did anything break?");
 # a source tells it only by saying all of it ("the magazine printed my letter") or how it came out
 _DID_ASKED = re.compile(r"^\s*did\b(?!.*\b(any\w*|some\w*|every\w*|what|who|which|where|when|how)\b)", re.I)
@@ -292,7 +292,8 @@ def states_type(text: str, kind: str, own_name: str = "", asked: frozenset[str] 
         return set(detail.split()) <= _content_stems(text) or states_type(text, "outcome", own_name, asked, heard)
     if kind in ("outcome", "said"):  # "won", "turned up"; "said", "warned": a word of its own or the asking one
         rx, echoed = _SAYING if kind == "said" else _WON if detail == "win" else _OUTCOME, heard - _ASKING_STEMS
-        return any(stem(word_list(m.group(0))[0]) not in echoed for m in rx.finditer(text))
+        marked = kind == "outcome" and not detail and bool(_MARK.search(text))  # "nine out of ten" tells how a test went
+        return marked or any(stem(word_list(m.group(0))[0]) not in echoed for m in rx.finditer(text))
     if kind == "meal":  # "What did you have for breakfast?" needs something eaten, not at another meal
         other = _meal_named(text)
         return bool(_FOOD.search(text)) and not (detail and other and other != detail)
