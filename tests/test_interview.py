@@ -505,6 +505,8 @@ def test_interview_finds_the_worry_the_hurt_and_the_loss_a_question_asks_about(i
     assert "argued" in _best_answer(mind, "Have you clashed with anyone at work?")
     from garp.mind.interview import asked_frames
     assert any(rx.search("memory I pricked my finger on a thorn") for rx in asked_frames("Have you hurt yourself?"))
+    assert any(rx.search("memory I bruised my hip") for rx in asked_frames("You're walking stiffly, are you alright?"))
+    assert any(rx.search("memory I dropped my glasses in the harbour") for rx in asked_frames("What became of your specs?"))
     assert "bought" in _best_answer(mind, "Have you treated yourself to anything today?")
     assert "wrist" in _best_answer(mind, "How did you hurt yourself?")
     assert "forestry" in _best_answer(mind, "Any news from your nephew?")

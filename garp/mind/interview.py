@@ -729,7 +729,7 @@ _FRAMES = (  # (a question asks about this kind of happening, a source tells of 
      r"down|low|blue|glum|miserable|what's up|what's wrong|the matter)\b",
      r"\b(annoyed|upset|angry|furious|cross|irritated|happy|glad|delighted|pleased|sad|cried|crying|laughed|"
      r"excited|thrilled|proud|ashamed|embarrassed|disappointed|frustrated|terrible|awful|miserable|lonely)\b"),
-    (rf"\b(hurt|injur\w*|wound\w*|bandag\w*|limp\w*|bruis\w*|sore|happened to your {_BODY}|your {_BODY})\b",
+    (rf"\b(hurt|injur\w*|wound\w*|bandag\w*|limp\w*|stiff\w*|bruis\w*|sore|happened to your {_BODY}|your {_BODY})\b",
      r"\b(cut|burnt|burned|bruised?|stung|sprained|broke|twisted|hurt|injured|bled|bleeding|bandag\w*|scald\w*|"
      r"slipped|fell|pricked|scratched|grazed|stubbed|banged|sliced|nicked|pinched|strained|twinged|swollen|swelled)\b"),
     (r"\b(clash\w*|fall(en)? out|fell out|argu\w*|rows?|disagree\w*|quarrel\w*|fight|fought|words with|"
@@ -738,7 +738,7 @@ _FRAMES = (  # (a question asks about this kind of happening, a source tells of 
      r"told (me|him|her) off|complained)\b"),
     (r"\b(bought|buy|buying|purchas\w*|treated? yourself|shopping|splash(ed)? out|new (gear|kit|clothes|shoes))\b",
      r"\b(bought|buys|purchased|ordered|treated myself|picked up|splashed out)\b"),
-    (r"\b(accidents?|broken|break|broke|damaged?|smash\w*|wrong with|running (alright|all right|ok|okay|well)|"
+    (r"\b(accidents?|broken|break|broke|damaged?|smash\w*|wrong with|became of|running (alright|all right|ok|okay|well)|"
      r"working (properly|ok|okay|alright)|any problems?|trouble with)\b",
      r"\b(broke|broken|cracked|smashed|dropped|spilled|spilt|damaged|shattered|jammed|leak\w*|failed|squeak\w*|"
      r"rattl\w*|needs? (fixing|looking at|mending|repair\w*)|fault\w*)\b"),
