@@ -269,6 +269,12 @@ def test_a_meal_planned_where_nothing_feeds_is_had_at_the_nearest_place_that_doe
     assert moved != "Town Library" and any(o.place == moved and "eat" in {a.verb for a in o.affordances}
                                            for o in objects)
     assert meal_place(job, "have lunch", "Hobbs Cafe", "Town Library") == "Hobbs Cafe"
+    # a water cooler is no lunch: the school's lunch goes where there is a meal too
+    school = next(o for o in objects if o.place == "Oak Hill School")
+    public = tuple(o for o in objects if not o.place.endswith(("House", "Flat")))  # no one's home is offered
+    at_school = types.SimpleNamespace(objects=public, body=types.SimpleNamespace(x=school.x, y=school.y))
+    assert meal_place(at_school, "have lunch", "Oak Hill School", "Oak Hill School") in ("Hobbs Cafe", "Town Office",
+                                                                                       "Johnson Park")
     assert meal_place(job, "work", "Town Library", "Town Library") == "Town Library"  # not a meal
     # a guest not yet at the host's home is offered none of its things: the dinner party stays there
     away = types.SimpleNamespace(objects=tuple(o for o in objects if o.place != "Maya's House"), body=job.body)

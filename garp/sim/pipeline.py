@@ -460,9 +460,13 @@ class Brain:
                           insights=[r.description for r in result.insights], consolidated=len(result.consolidated))
 
 
+MEAL_RELIEF = 0.4  # hunger relief of a meal (a table to eat at, a stove, a picnic), not of a snack or a drink
+
+
 def feeds(obj: Any, workplace: str | None) -> bool:
-    """Whether an object offers the agent something that relieves hunger (a staff-only stove not, to a customer)."""
-    return any(a.relieves.get("hunger", 0.0) > 0 and a.offered_to(obj.place, workplace) for a in obj.affordances)
+    """Whether an object offers the agent a meal (a staff-only stove not, to a customer; a water cooler never)."""
+    return any(a.relieves.get("hunger", 0.0) >= MEAL_RELIEF and a.offered_to(obj.place, workplace)
+               for a in obj.affordances)
 
 
 def meal_place(job: DecideJob, plan_item: str, target: str | None, workplace: str | None) -> str | None:
