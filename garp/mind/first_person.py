@@ -152,9 +152,9 @@ def memory_in_first_person(text: str, name: str, pronoun: str | None = None) -> 
     then the owner's reflexive ("for himself") and the owner told, asked or invited by the other ("who told
     him") are the owner's too, wherever they stand."""
     words = text.split()
-    other = _first_other(words, name, pronoun)
     alone = bool(words) and words[0] in (name, f"{name}'s") and not any(w[:1].isupper() for w in words[1:])
     if words and words[0] == name and not alone:
+        other = _first_other(words, name, pronoun)
         owning = _OWN[pronoun][2] if pronoun else "his|her"
         head = re.sub(rf"\b({owning})\s+(?!{_NOT_OWNED}\b)(?=[a-z])", f"{name}'s ", " ".join(words[:other]))
         if pronoun and not _SOMEONE.search(head):  # before anyone else is named: "worries that he will fail"

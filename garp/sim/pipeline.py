@@ -477,6 +477,6 @@ def meal_place(job: DecideJob, plan_item: str, target: str | None, workplace: st
     if target is None or not is_meal(plan_item) or not there or any(feeds(o, workplace) for o in there):
         return target
     x, y = job.body.x, job.body.y
-    feeding = sorted((o for o in job.objects if o.place and feeds(o, workplace)),
-                     key=lambda o: ((o.x - x) ** 2 + (o.y - y) ** 2, o.id))
-    return feeding[0].place if feeding else target
+    nearest = min((o for o in job.objects if o.place and feeds(o, workplace)),
+                  key=lambda o: ((o.x - x) ** 2 + (o.y - y) ** 2, o.id), default=None)
+    return nearest.place if nearest is not None else target
