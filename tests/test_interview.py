@@ -620,6 +620,9 @@ def test_interview_answers_what_the_character_did_today_from_its_logged_doings(i
     assert best("What time did you get up?", (slept, ate, walked, threw)) == "I woke up at 07:00."
     # seeing Pavel is not talking to him, and no chat is remembered from today
     assert best("Who did you talk to today?", (slept, ate, walked, threw)) == "I haven't talked with anyone today."
+    # no one is an answer to "who", and it names the part of the day asked about (a play refused it: "I don't recall")
+    assert best("Who did you talk to this morning?", (slept, ate, walked, threw)) == \
+        "I haven't talked with anyone this morning."
     before = tuple(Done(d.start - 86400.0, d.end and d.end - 86400.0, d.verb, d.thing, d.place)
                    for d in (slept, ate, walked, threw))
     assert best("What did you do yesterday?", (slept, ate), before) == \

@@ -11,8 +11,8 @@ from garp.mind.day_record import Done, day_so_far
 from garp.mind.day_talk import DayTalk, day_talk
 from garp.mind.dialogue import ConversationLine, ConversationSummary, LineInputs, SpeakerContext, SummaryInputs, \
     run_conversation
-from garp.mind.line_candidates import CANNED_TURNS, FAREWELL, FOLLOW_UPS, NAMELESS_FAREWELLS, farewell_pool, \
-    line_options, spoken, stable_pick
+from garp.mind.line_candidates import CANNED_TURNS, FAREWELL, FOLLOW_UPS, NAMELESS_FAREWELLS, SYMPATHY, \
+    THANKS_FOR_CARE, WARM_REPLIES, farewell_pool, line_options, spoken, stable_pick
 from garp.mind.phrasebook import STOCK_PER_DAY, Phrasebook
 from garp.scenario.line_check import check_lines
 from garp.textclean import plain
@@ -161,6 +161,20 @@ def test_a_stock_reply_said_lately_to_someone_else_is_not_offered_again():
     later = inputs(listener="Mika", history=["Mika: The bakery has a new oven."], said_lately=first)
     again = [c.text for c in checked_candidates(ConversationLine(), later) if c.source == "follow-up"]
     assert again and not set(again) & set(first)
+
+
+def test_warm_words_get_warmth_back_not_a_stock_follow_up():
+    """A play had Erica say "You matter to me." and Arjun answer "Oh? How did that happen?"."""
+    for warm, reply in (("You matter to me.", "That means a lot to me."),
+                        ("I always enjoy a chat with you.", "Likewise, it's always nice talking with you."),
+                        ("I would like to spend more time with you.", "I'd like that too.")):
+        lines = texts(inputs(history=[f"Jonah: {warm}"]))
+        assert reply in lines and not set(lines) & set(FOLLOW_UPS), (warm, lines)
+    assert not set(texts(inputs(history=["Jonah: The bakery has a new oven."]))) & set(WARM_REPLIES)
+    # and sympathy is thanked: "Funny you should say that." had answered "I'm sorry to hear that."
+    for care in ("I'm sorry to hear that.", "That sounds hard. Are you all right?"):
+        lines = texts(inputs(history=["Tomas: My hands shake when I think of the recital.", f"Jonah: {care}"]))
+        assert set(lines) & set(THANKS_FOR_CARE) and not set(lines) & set(FOLLOW_UPS + SYMPATHY), (care, lines)
 
 
 def test_sympathy_answers_sorrow_but_not_a_negated_one():

@@ -2,11 +2,14 @@
 scenarios/replies/ and must pass every goal, with every model reply coming from the recording
 (deterministic). Refresh the recording with `garp check --record` after a prompt changes."""
 
+import json
+import re
 import shutil
 import types
 
 import pytest
 
+from garp.mind.plan_repair import is_sleep
 from garp.scenario.line_check import line_summary
 from garp.sim import check
 from garp.scenario.loader import list_scenarios
@@ -75,3 +78,32 @@ def test_what_characters_say_in_a_recorded_scenario_is_speech(replayed_rows, nam
     assert not bad, f"{name}: {bad}: {summary['examples'][:3]}"
     if summary["line_calls"] >= 20:
         assert summary["line_fallback_share"] <= 0.1, f"{name}: {summary['line_fallback_share']:.0%} of lines by code"
+
+
+_PLAN_ITEM = re.compile(r"^(\d\d):(\d\d)-(\d\d):(\d\d) (.+?) @ (.+)$")  # "00:00-07:00 sleep @ Ren's House"
+
+
+def _as_list(value):
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def talks_in_bed(events: list[dict]) -> list[tuple[str, str, float]]:
+    """(agent, chat id, hour) of each talk that starts where and when the agent's day plan says it sleeps."""
+    plans, found = {}, []
+    for e in sorted(events, key=lambda e: e.get("t", 0.0)):
+        if e["kind"] == "plan" and e.get("level") == "day":
+            plans[e["agent"]] = [m.groups() for m in map(_PLAN_ITEM.match, _as_list(e["items"])) if m]
+        if e["kind"] != "chat_start":
+            continue
+        hour = e["t"] % 86400 / 3600
+        for agent in _as_list(e["agents"]):
+            found += [(agent, e["chat_id"], round(hour, 2)) for h0, m0, h1, m1, what, place in plans.get(agent, [])
+                      if is_sleep(what) and place == e["place"] and int(h0) + int(m0) / 60 <= hour < int(h1) + int(m1) / 60]
+    return found
+
+
+@pytest.mark.parametrize("name", LABELS)
+def test_no_one_is_drawn_into_a_talk_in_bed(replayed_rows, name):
+    """Housemates asleep by their plans do not strike up talks across the bedroom (a play showed Felix and
+    Ren chatting at 06:17 and 06:52 and going back to bed in between)."""
+    assert not talks_in_bed(replayed_rows[name]["events"])

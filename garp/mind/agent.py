@@ -24,6 +24,7 @@ from garp.mind.news import EventKnowledge
 from garp.mind.needs import Needs
 from garp.mind.persona import Persona
 from garp.mind.personality import CompiledPersonality, compile_personality, with_axis
+from garp.mind.plan_repair import is_sleep
 
 if TYPE_CHECKING:
     from garp.mind.emotion import EmotionSystem
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 RECENT_CALLS = 40  # CallRecords kept per agent for the inspector
 RECENT_DECISIONS = 20  # decisions kept per agent for the Decisions panel
 RECENT_MOODS = 50  # emotion changes kept per agent for the Emotions panel
+SLEEP_VERBS = frozenset(("sleep", "nap"))  # uses of a bed or a sofa during which the agent is asleep
 
 
 @dataclass
@@ -121,6 +123,15 @@ class AgentMind:
     def busy(self) -> bool:
         """Busy = cannot take a new conversation or interruption right now."""
         return self.booked or self.interviewed
+
+    def asleep(self, t: float, place: str) -> bool:
+        """Sleeping or napping, or at home between two sleeps while the plan says sleep: no one to chat
+        with (housemates had struck up talks across the bedroom at 06:17 and gone back to bed)."""
+        if self.activity.kind == "use":
+            return self.activity.verb in SLEEP_VERBS
+        node = self.plan.current(t) if self.plan is not None else None
+        return self.activity.kind != "walk" and node is not None and is_sleep(node.description) \
+            and place == self.persona.home
 
     # --- personality ----------------------------------------------------------------------
     def set_traits(self, traits: str) -> CompiledPersonality:

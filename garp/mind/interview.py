@@ -419,7 +419,8 @@ def talks_source(mind: Any, done: tuple[Done, ...], question: str, t: float,
     if len(partners) >= 2:
         return [told_source(f"I talked with {listed(partners)}.", "day", t)]
     if not talks and covers(done, midnight, began):
-        return [told_source("I haven't talked with anyone today.", "day", t)]
+        part = _PART_OF_DAY.search(question)  # "this morning" when asked so: there may be talks later in the day
+        return [told_source(f"I haven't talked with anyone {part.group(0).lower() if part else 'today'}.", "day", t)]
     return []
 
 
@@ -841,6 +842,7 @@ _YES_NO = re.compile(r"^\s*(have|has|had|did|do|does|are|is|were|was)\b", re.I)
 _WOKE_ASKED = re.compile(r"\b(what time|when) did you (get up|wake|get out of bed|rise)\b|\bwhat time were you up\b",
                          re.I)
 _TALKED_WITH = re.compile(r"\btalked with ([A-Z][\w'-]+)")
+_PART_OF_DAY = re.compile(r"\bthis (morning|afternoon|evening)\b|\btonight\b|\bat lunch(time)?\b", re.I)
 _WHO_TALKED = re.compile(r"\bwho (did|have|had) you (talk|talked|speak|spoke|spoken|chat|chatted)\b", re.I)
 _HABITUAL = re.compile(r"\b(these days|nowadays|usually|normally)\b", re.I)
 _DONE_ASKED = re.compile(r"\b(did|had|was|were|went|ate|been|spent|have you (done|had|seen|met|eaten)|so far|earlier)\b", re.I)
@@ -850,8 +852,11 @@ _FELT_THEN = re.compile(r"\b(did|were|was|had|felt|yesterday|last|earlier|ago)\b
 
 def _lacks_asked(u: UsedMemory, cues: QuestionCues) -> bool:
     """Whether a source lacks the kind of thing the question asks for. What the character did today answers
-    "Did you clean up?" in the game's own words ("I cleared the table"), so it need not echo the question."""
+    "Did you clean up?" in the game's own words ("I cleared the table"), so it need not echo the question, and
+    "Who did you talk to?" with no name when it talked with no one."""
     if not cues.want or (u.source == "day" and cues.want.startswith("happened")):
+        return False
+    if cues.who_talked and u.source == "day" and u.kind == "state":  # whom it talked with, even no one
         return False
     return not states_type(u.spoken, cues.want, cues.speaker, cues.proper, cues.stems) or _of_something_else(u, cues)
 

@@ -176,6 +176,28 @@ HOW_ARE_YOU_ANSWERS = ("I'm well, thanks. And you?", "Not bad at all, thank you.
 UNSURE_ANSWERS = ("Good question. I'm not sure, to be honest.", "Hmm, let me think about that.",
                   "I couldn't say, really.", "That's a hard one to answer.")
 SYMPATHY = ("I'm sorry to hear that.", "That sounds hard. Are you all right?", "Oh no. Is there anything I can do?")
+THANKS_FOR_CARE = ("Thank you. I'll be all right.", "Thanks, that's kind of you.", "It helps to talk about it.")
+# warm words said to one (a reflection told to the one it is about) get warmth back, not "Oh? How did that happen?"
+_KIND = "That's kind of you to say."
+_WARM = ((re.compile(r"\byou matter\b", re.I), ("That means a lot to me.", "Thank you. I feel the same.", _KIND)),
+         (re.compile(r"\benjoy (a|our) chats? with you\b", re.I),
+          ("Likewise, it's always nice talking with you.", "Thank you. I feel the same.", _KIND)),
+         (re.compile(r"\bspend more time with you\b", re.I), ("I'd like that too.", _KIND)),
+         (re.compile(r"\bseeing a lot of you\b", re.I), ("We have, haven't we? I like it.", _KIND)))
+WARM_REPLIES = tuple(dict.fromkeys(r for _, replies in _WARM for r in replies))
+
+
+def replies_to_feeling(last: str) -> tuple[str, ...]:
+    """Answers to a feeling told: thanks for sympathy ("Funny you should say that." had answered "I'm sorry to
+    hear that."), sympathy for sorrow, warmth for warm words; () when `last` tells none (a question about a
+    worry asks, it does not tell)."""
+    if _plain(last) in {_plain(s) for s in SYMPATHY}:
+        return THANKS_FOR_CARE
+    if _QUESTION.search(last):
+        return ()
+    return SYMPATHY if _SAD.search(last) else next((replies for rx, replies in _WARM if rx.search(last)), ())
+
+
 FOLLOW_UPS = ("Oh, really? Tell me more.", "That's good to hear.", "I didn't know that.", "Interesting. How so?",
               "That makes sense to me.", "Ha, I know what you mean.", "Well, that's something.",
               "Good for you.", "Funny you should say that.", "I hadn't thought of it that way.",
@@ -189,8 +211,9 @@ CATCH_UPS = ("How have things been with you?", "How's it all going?", "How's you
 _DAY_ASKED = re.compile(r"\b(up to|been doing|what (are|were|'re) you doing|busy (day|today|morning|afternoon)|"
                         r"are you busy|plans?|rest of (your|the) day|still \w+ing|what's next)\b[^?]*\?", re.I)
 _PLAIN_ANSWERS = tuple(t for t in HOW_ARE_YOU_ANSWERS if not t.endswith("?"))  # told, then one's day after it
-CANNED_TURNS = frozenset(HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + SYMPATHY + FOLLOW_UPS + CATCH_UPS)
-SMALL_TALK = HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + FOLLOW_UPS + CATCH_UPS  # sympathy says something: it cares
+CANNED_TURNS = frozenset(HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + SYMPATHY + THANKS_FOR_CARE + WARM_REPLIES + FOLLOW_UPS
+                         + CATCH_UPS)
+SMALL_TALK = HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + THANKS_FOR_CARE + WARM_REPLIES + FOLLOW_UPS + CATCH_UPS  # sympathy cares
 _SMALL_TALK_PLAIN = frozenset(_plain(t) for t in SMALL_TALK)
 
 
@@ -264,9 +287,10 @@ def answers(i: Any, last: str) -> list[LineOption]:
     stock = says_nothing(i, last)  # "Good for you." answers no "Hi" or "Fine."
     replies = fresh(replies_to_day(last, i.t), i)
     out += [LineOption(t, U_DAY_REPLY, "answer:day") for t in stable_pick(replies, key, TEMPLATES_PER_KIND)]
-    if not _QUESTION.search(last) and not stock and not replies:  # a day told has answers of its own
-        pool = fresh(SYMPATHY if _SAD.search(last) else FOLLOW_UPS, i)
-        out += [LineOption(t, U_FOLLOW_UP, "follow-up") for t in stable_pick(pool, key, TEMPLATES_PER_KIND)]
+    if felt := fresh(replies_to_feeling(last), i):  # a feeling told is answered, not followed up
+        out += [LineOption(t, U_ANSWER, "answer:feeling") for t in stable_pick(felt, key, TEMPLATES_PER_KIND)]
+    elif not _QUESTION.search(last) and not stock and not replies:  # a day told has answers of its own
+        out += [LineOption(t, U_FOLLOW_UP, "follow-up") for t in stable_pick(fresh(FOLLOW_UPS, i), key, TEMPLATES_PER_KIND)]
     return out
 
 

@@ -383,7 +383,8 @@ class Simulation:
     def _conversations(self, t: float) -> None:
         """Range → booking/cooldown → guard → chat gate (III-A9); the model's decide-to-talk runs in the job."""
         names = sorted(n for n, m in self.minds.items()
-                       if not m.busy and m.activity.kind not in ("walk", "chat") and "converse" not in m.pending)
+                       if not m.busy and m.activity.kind not in ("walk", "chat") and "converse" not in m.pending
+                       and not m.asleep(t, self.world.bodies[n].place))
         for i, a in enumerate(names):
             for b in names[i + 1:]:
                 ma, mb = self.minds[a], self.minds[b]
