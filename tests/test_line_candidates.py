@@ -347,6 +347,14 @@ def test_a_character_tells_its_day_when_asked_and_after_how_are_you():
     elsewhere = _erica_day(10 * 3600.0, here="Town Square")
     assert elsewhere.now == "I've been cooking breakfast at the stove at Hobbs Cafe since 07:00."
     assert elsewhere.earlier == "Earlier today I had breakfast at the dining table at home and went to Hobbs Cafe."
+    # a day so far of only getting here tells nothing: a play had "Earlier today I came here."
+    came = [{"kind": "arrive", "agent": "Erica", "t": 5 * 3600.0, "place": "Erica's House"},
+            {"kind": "arrive", "agent": "Erica", "t": 6.6 * 3600.0, "place": "Hobbs Cafe"},
+            {"kind": "action_start", "agent": "Erica", "t": 7 * 3600.0, "verb": "serve", "object": "cafe/counter",
+             "name": "cafe counter", "place": "Hobbs Cafe"}]
+    came = day_talk(day_so_far(came, "Erica", 8 * 3600.0), [], "Erica", "Erica's House", 8 * 3600.0, "Jonah", (),
+                    "Hobbs Cafe")
+    assert came.now and came.earlier == ""
     base = dict(speaker="Erica", listener="Jonah", day=day)
     asked = checked_candidates(ConversationLine(), inputs(**base, history=["Jonah: What have you been up to today?"]))
     best = max(asked, key=lambda c: c.utility)

@@ -302,6 +302,26 @@ def test_routine_fallback_is_always_a_valid_day_plan(routine):
     assert_valid(plan_repair(nodes, day=0, home=HOME, known_places=PLACES), 0)
 
 
+def test_a_meal_the_character_skips_is_not_put_back_by_the_repair():
+    """Felix "skips breakfast": his routine left it out, then the repair gave him one at 07:30, and a play
+    showed him eat it twice. The day his planner keeps has lunch and dinner and no breakfast."""
+    from garp.mind.planning import DailyPlan, DailyPlanInputs, Planner
+
+    lifestyle = "Felix stays up far too late, skips breakfast, and eats enormous dinners."
+    ctx = PlanContext(name="Felix", home=HOME, workplace="Hobbs Cafe", lifestyle=lifestyle,
+                      routine="Lectures or shifts during the day, friends and games in the evening.", known_places=PLACES)
+    planner = Planner(None, CommitmentBook("Felix"), agent="Felix")
+    planner.ctx = ctx
+    acts = DailyPlan().fallback(DailyPlanInputs(ctx=ctx, day=0, date_label="1 Jan")).activities
+    day = planner.repair(nodes_from_times([(a.start, a.activity, a.place) for a in acts], 0, "day", "routine"), 0)
+    meals = [n.description for n in day if is_meal(n.description)]
+    assert not any("breakfast" in m for m in meals) and any("lunch" in m for m in meals) and \
+        any("dinner" in m for m in meals), meals
+    everyone = plan_repair(nodes_from_times([(a.start, a.activity, a.place) for a in acts], 0, "day", "routine"),
+                           day=0, home=HOME, known_places=PLACES)
+    assert any("breakfast" in n.description for n in everyone)  # one who skips nothing is given it
+
+
 def test_routine_fallback_works_at_home_unless_retired():
     from garp.mind.planning import routine_activities
     composer = PlanContext(name="Ludwig", home=HOME, occupation="composer and music teacher", known_places=PLACES)

@@ -279,3 +279,27 @@ def test_a_meal_planned_where_nothing_feeds_is_had_at_the_nearest_place_that_doe
     # a guest not yet at the host's home is offered none of its things: the dinner party stays there
     away = types.SimpleNamespace(objects=tuple(o for o in objects if o.place != "Maya's House"), body=job.body)
     assert meal_place(away, "have dinner", "Maya's House", None) == "Maya's House"
+
+
+def test_no_one_fed_is_offered_food_unless_a_meal_or_the_plan_is_about_it(embedder):
+    """A play had Felix, just fed, take breakfast again at the cafe and carry on eating through his shift
+    there: with no hunger, the table and the fridge are not offered for "lectures or shifts"; they are at
+    a meal and to one who is hungry, and the stove is to the cafe's cook on her shift."""
+    from garp.mind.affordance_filter import AffordanceEmbeddings, filter_affordances
+    from garp.paths import MAPS
+    from garp.sim.pipeline import sated_choices
+    from garp.world.town_map import TownMap
+
+    cafe = [o for o in TownMap.load(MAPS / "town.tmx").build_objects().all() if o.place == "Hobbs Cafe"]
+    table = next(o for o in cafe if "eat" in {a.verb for a in o.affordances})
+    shared = AffordanceEmbeddings(embedder)
+
+    def offered(plan_item: str, hunger: float, workplace: str | None) -> set[str]:
+        goal = embedder.embed([plan_item])[0]
+        cands = filter_affordances(goal, (table.x, table.y), None, cafe, shared, agent="Felix", workplace=workplace)
+        return {c.verb for c in sated_choices(cands, hunger, plan_item)}
+
+    assert not offered("lectures or shifts", 0.05, None) & {"eat", "snack"}
+    assert "eat" in offered("have breakfast", 0.05, None)
+    assert "eat" in offered("lectures or shifts", 0.5, None) | offered("free time", 0.5, None)
+    assert "cook" in offered("cafe kitchen", 0.05, "Hobbs Cafe")

@@ -68,9 +68,9 @@ def doing_line(done: tuple[Done, ...], name: str, home: str, t: float, here: str
 
 def earlier_line(done: tuple[Done, ...], name: str, home: str, here: str = "") -> str:
     """ "Earlier today I had breakfast at the dining table at home and went to Hobbs Cafe." ("came here"
-    when said at Hobbs Cafe)."""
+    when said at Hobbs Cafe); nothing when the day so far was only getting here ("Earlier today I came here.")."""
     finished = [d for d in done if d.end is not None and _told(d)]
-    if not finished:
+    if all(d.verb == GO for d in finished[-EARLIER_ITEMS:]):
         return ""
     return told(finished[-EARLIER_ITEMS:], name, home, "Earlier today", here)
 

@@ -31,6 +31,7 @@ TEMPLATES_PER_KIND = 2    # variants offered of each canned answer kind (acknowl
 U_THOUGHT = 0.8           # code's utility by kind (0..1; the model's calibrated score is blended in)
 U_PURPOSE = 0.75
 U_ANSWER = 0.7
+U_FEELING = 0.85          # answering a feeling told (sorrow, warm words, sympathy): before one's own thoughts
 U_MEMORY = 0.55
 U_FOLLOW_UP = 0.5
 U_CANNED = 0.35
@@ -288,7 +289,7 @@ def answers(i: Any, last: str) -> list[LineOption]:
     replies = fresh(replies_to_day(last, i.t), i)
     out += [LineOption(t, U_DAY_REPLY, "answer:day") for t in stable_pick(replies, key, TEMPLATES_PER_KIND)]
     if felt := fresh(replies_to_feeling(last), i):  # a feeling told is answered, not followed up
-        out += [LineOption(t, U_ANSWER, "answer:feeling") for t in stable_pick(felt, key, TEMPLATES_PER_KIND)]
+        out += [LineOption(t, U_FEELING, "answer:feeling") for t in stable_pick(felt, key, TEMPLATES_PER_KIND)]
     elif not _QUESTION.search(last) and not stock and not replies:  # a day told has answers of its own
         out += [LineOption(t, U_FOLLOW_UP, "follow-up") for t in stable_pick(fresh(FOLLOW_UPS, i), key, TEMPLATES_PER_KIND)]
     return out

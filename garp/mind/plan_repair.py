@@ -111,11 +111,12 @@ def _free_slot(nodes: list[PlanNode], lo: float, hi: float, prefer: float, dur: 
 
 def plan_repair(nodes: list[PlanNode], *, day: int, home: str, known_places: list[str],
                 commitments: list[Commitment] = (), other_commitments: list[Commitment] = (),
-                start_date: date | None = None) -> list[PlanNode]:
+                start_date: date | None = None, skipped: frozenset[str] = frozenset()) -> list[PlanNode]:
     """Turn any list of day-level blocks into a valid day plan (see module docstring).
 
     `commitments` are this day's (they are put back if missing); `other_commitments`
-    are other days' (blocks that hold them today are removed, preparation stays).
+    are other days' (blocks that hold them today are removed, preparation stays); `skipped`: meals the
+    character skips, not put in (Felix "skips breakfast" had been given one at 07:30 and ate it twice).
     """
     d0, d1 = day * DAY_S, (day + 1) * DAY_S
     today = [c for c in commitments if c.day == day]
@@ -146,7 +147,7 @@ def plan_repair(nodes: list[PlanNode], *, day: int, home: str, known_places: lis
     for c in today:  # every commitment of the day, at its time and place
         out = _put_commitment(out, c, d0, d1)
     out = _ensure_sleep(out, d0, d1, home)
-    out = _ensure_meals(out, d0, home)
+    out = _ensure_meals(out, d0, home, skipped)
     return _close_gaps(out, d0, d1, home)
 
 
@@ -187,8 +188,8 @@ def _ensure_sleep(nodes: list[PlanNode], d0: float, d1: float, home: str) -> lis
     return nodes
 
 
-def _ensure_meals(nodes: list[PlanNode], d0: float, home: str) -> list[PlanNode]:
-    for meal, (lo, hi, prefer, dur) in MEALS.items():
+def _ensure_meals(nodes: list[PlanNode], d0: float, home: str, skipped: frozenset[str]) -> list[PlanNode]:
+    for meal, (lo, hi, prefer, dur) in [(m, span) for m, span in MEALS.items() if m not in skipped]:
         lo, hi, prefer = d0 + lo, d0 + hi, d0 + prefer
         if any(is_meal(n.description) and n.start < hi and n.end > lo for n in nodes):
             continue

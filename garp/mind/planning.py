@@ -21,7 +21,7 @@ from garp.engine.lmfunction import Candidate, LMFunction, chat
 from garp.mind.commitments import Commitment, CommitmentBook, hhmm, match_place, parse_hhmm, parse_time_of_day
 from garp.mind.first_person import first_person
 from garp.mind.plan_repair import is_sleep, plan_repair
-from garp.mind.routine import alternatives, persona_day
+from garp.mind.routine import alternatives, persona_day, skipped_meals
 from garp.mind.plan_tree import (
     DAY_S, KEEP_ON, LOOKAHEAD_S, STEP_PREFIX, Level, NodeSource, PlanNode, PlanTree, nodes_from_times,
 )
@@ -414,7 +414,7 @@ class Planner:
         others = [c for c in self.book.all() if c.day != day]
         return plan_repair(nodes, day=day, home=ctx.home, known_places=ctx.known_places,
                            commitments=self.book.for_day(day), other_commitments=others,
-                           start_date=ctx.start_date)
+                           start_date=ctx.start_date, skipped=skipped_meals(ctx.lifestyle))
 
     def add_commitment(self, c: Commitment) -> Commitment:
         """Record a commitment; if it is for the plan's day, the plan carries it at once."""

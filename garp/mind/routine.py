@@ -185,17 +185,26 @@ DINNER_H = 1.0      # an added dinner lasts this long: the evening goes on after
 MEAL_WORDS = re.compile(r"\b(dinner|supper|cook|cooking|meal|eats)\b", re.I)
 
 
+_SKIPS = re.compile(r"\bskips? (breakfast|lunch|dinner|supper)\b(?! (?:on|when|if|at)\b)", re.I)
+
+
+def skipped_meals(lifestyle: str) -> frozenset[str]:
+    """The meals a lifestyle says the character skips ("skips breakfast"): no plan puts them back. One skipped
+    only at times ("skips lunch on busy days") is had."""
+    return frozenset("dinner" if m.lower() == "supper" else m.lower() for m in _SKIPS.findall(lifestyle))
+
+
 def persona_day(routine: str, lifestyle: str, *, home: str, workplace: str | None,
                 place_of) -> tuple[list[DayItem], list[tuple[float, float]]]:
     """The persona's day as items (wake, the routine's clauses, meals it does not skip, sleep) and
     the hour ranges its routine fills; `place_of(text)` names a known place a text mentions, or None."""
     wake = wake_hour(lifestyle)
     bs = blocks(routine, wake, has_work=bool(workplace))
-    low = lifestyle.lower()
+    low, skipped = lifestyle.lower(), skipped_meals(lifestyle)
     items = []
     if not (bs and re.search(r"\b(wake|get up|breakfast)\b", bs[0].what, re.I)):  # the routine's own waking
         wake = min([wake] + [b.start_h - 0.5 for b in bs[:1]])
-        items.append(DayItem(wake, "wake up and get ready" if "skips breakfast" in low else
+        items.append(DayItem(wake, "wake up and get ready" if "breakfast" in skipped else
                              "wake up and have breakfast", home))
     work_hours = [(b.start_h, b.end_h) for b in bs if b.work and b.end_h]
 
@@ -206,7 +215,7 @@ def persona_day(routine: str, lifestyle: str, *, home: str, workplace: str | Non
         items.append(DayItem(b.start_h, _label(b), where(b)))
         if b.end_h is not None and not any(0 < o.start_h - b.end_h < 1.0 or o.start_h == b.end_h for o in bs):
             items.append(DayItem(b.end_h, "free time", home))
-    if "skips lunch" not in low:
+    if "lunch" not in skipped:
         at_work = next((b for b in bs if b.work and b.end_h and b.start_h < 12.5 < b.end_h), None)
         items.append(DayItem(12.5, "have lunch", where(at_work) if at_work else home))
         if at_work and at_work.end_h >= LUNCH_END_H + 0.5:  # the working day goes on after lunch

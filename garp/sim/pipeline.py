@@ -267,7 +267,9 @@ class Brain:
         objects, novel, how = self._offered(job, mind, planner, node, target)
         if how:
             return out + [self._just_be(mind, node, t, target, plan_item, job.asked_t, how)]
-        candidates = self._candidates(job, mind, goal_vec, objects, novel, plan_item)
+        block = planner.tree.current_day_node(t) if planner.tree is not None else None  # its steps are the model's
+        candidates = self._candidates(job, mind, goal_vec, objects, novel, plan_item,
+                                      arranged=block is not None and block.source == "commitment")
         return out + [await self._choose(job, mind, planner, node, plan_item, target, candidates)]
 
     async def _replans(self, job: DecideJob, mind: AgentMind, planner: Planner) -> list[Command]:
@@ -299,8 +301,9 @@ class Brain:
         return objects, novel, ""
 
     def _candidates(self, job: DecideJob, mind: AgentMind, goal_vec: Any, objects: list[Any], novel: list[Any],
-                    plan_item: str) -> list[Any]:
-        """Eq. 3 filter over the offered objects, with novel places added for a curious agent."""
+                    plan_item: str, arranged: bool = False) -> list[Any]:
+        """Eq. 3 filter over the offered objects, with novel places added for a curious agent (food only to
+        the hungry, at a meal or at an arranged gathering: `sated_choices`)."""
         at = (job.body.x, job.body.y)
         work = mind.persona.workplace
         # the night's sleep belongs to the plan's sleep block (naps stay); left out before the filter ranks, or
@@ -313,7 +316,8 @@ class Brain:
             return filter_affordances(goal_vec, at, mind.persona.home, objs, self.affordances, agent=mind.name,
                                       workplace=work, leave_out=out, done=done)
 
-        return with_novel(offered(objects), offered(novel)) if novel else offered(objects)
+        cands = with_novel(offered(objects), offered(novel)) if novel else offered(objects)
+        return cands if arranged else sated_choices(cands, job.needs.values.get("hunger", 0.0), plan_item)
 
     async def _choose(self, job: DecideJob, mind: AgentMind, planner: Planner, node: PlanNode | None,
                       plan_item: str, target: str | None, candidates: list[Any]) -> Do:
@@ -461,6 +465,19 @@ class Brain:
 
 
 MEAL_RELIEF = 0.4  # hunger relief of a meal (a table to eat at, a stove, a picnic), not of a snack or a drink
+SATED = 0.2  # hunger below which food is offered only at the plan's meals or where the plan is about it
+FOOD_RELIEF = 0.25  # hunger relief of a snack or a meal (not of a drink or a coffee ordered at the counter)
+PLAN_FIT = 0.3  # goal similarity of a use the plan is about ("cafe kitchen" and cooking at the stove)
+
+
+def sated_choices(candidates: list[Any], hunger: float, plan_item: str) -> list[Any]:
+    """The candidates less food no one would take: a snack or a meal when the agent is not hungry, outside the
+    plan's meals, unless the plan is about it (a cook's shift). A play had Felix, just fed, take his breakfast
+    again at the cafe and carry on eating through his shift there. (An arranged gathering keeps its food: with
+    none, a birthday party's guests napped on the host's sofa and cleared the table.)"""
+    if hunger >= SATED or is_meal(plan_item):
+        return candidates
+    return [c for c in candidates if c.relieves.get("hunger", 0.0) < FOOD_RELIEF or c.sim >= PLAN_FIT]
 
 
 def feeds(obj: Any, workplace: str | None) -> bool:
