@@ -186,13 +186,14 @@ _WARM = ((re.compile(r"\byou matter\b", re.I), ("That means a lot to me.", "Than
          (re.compile(r"\bspend more time with you\b", re.I), ("I'd like that too.", _KIND)),
          (re.compile(r"\bseeing a lot of you\b", re.I), ("We have, haven't we? I like it.", _KIND)))
 WARM_REPLIES = tuple(dict.fromkeys(r for _, replies in _WARM for r in replies))
+_SYMPATHY_PLAIN = frozenset(_plain(s) for s in SYMPATHY)
 
 
 def replies_to_feeling(last: str) -> tuple[str, ...]:
     """Answers to a feeling told: thanks for sympathy ("Funny you should say that." had answered "I'm sorry to
     hear that."), sympathy for sorrow, warmth for warm words; () when `last` tells none (a question about a
     worry asks, it does not tell)."""
-    if _plain(last) in {_plain(s) for s in SYMPATHY}:
+    if _plain(last) in _SYMPATHY_PLAIN:
         return THANKS_FOR_CARE
     if _QUESTION.search(last):
         return ()

@@ -189,9 +189,9 @@ def _ensure_sleep(nodes: list[PlanNode], d0: float, d1: float, home: str) -> lis
 
 
 def _ensure_meals(nodes: list[PlanNode], d0: float, home: str, skipped: frozenset[str]) -> list[PlanNode]:
-    for meal, (lo, hi, prefer, dur) in [(m, span) for m, span in MEALS.items() if m not in skipped]:
+    for meal, (lo, hi, prefer, dur) in MEALS.items():
         lo, hi, prefer = d0 + lo, d0 + hi, d0 + prefer
-        if any(is_meal(n.description) and n.start < hi and n.end > lo for n in nodes):
+        if meal in skipped or any(is_meal(n.description) and n.start < hi and n.end > lo for n in nodes):
             continue
         s = _free_slot(nodes, lo, hi, prefer, dur)
         if s is None:
