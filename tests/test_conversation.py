@@ -250,3 +250,28 @@ def test_in_play_every_call_after_a_conversation_has_a_deadline(scheduler):
     assert [name for name, _ in log.deadlines] == ["conversation_summary", "conversation_summary",
                                                    "commitment_extraction"]
     assert all(d is not None for _, d in log.deadlines)
+
+
+def test_in_play_a_talk_is_composed_for_when_its_lines_will_be_shown():
+    """Play shows a talk's lines when they arrive: a play had "Next on my list: guitar practice at 14:00."
+    shown at 14:12, composed a quarter of an hour before. The next talk is composed for the clock plus
+    how long talks lately took; lockstep composes for when the two met, whatever the speed."""
+    import types
+
+    from garp.sim.pipeline import TALK_LAG_MAX_S, Brain
+    clock = types.SimpleNamespace(t=13 * 3600.0)
+    job = types.SimpleNamespace(asked_t=13 * 3600.0 - 60)
+    play = object.__new__(Brain)
+    play.sequential, play.clock, play.talk_lag = False, clock, 0.0
+    assert play.talk_time(job) == clock.t
+    play.talk_composed(clock.t - 800.0)  # the last talk took 800 game s to compose
+    assert clock.t < play.talk_time(job) <= clock.t + 800.0
+    for _ in range(6):
+        play.talk_composed(clock.t - 800.0)
+    assert play.talk_time(job) == pytest.approx(clock.t + 800.0, abs=20.0)
+    play.talk_composed(clock.t - 10 * TALK_LAG_MAX_S)  # a stall (a pause) is not taken for the usual lag
+    assert play.talk_time(job) <= clock.t + TALK_LAG_MAX_S
+    lockstep = object.__new__(Brain)
+    lockstep.sequential, lockstep.clock, lockstep.talk_lag = True, clock, 0.0
+    lockstep.talk_composed(clock.t - 800.0)
+    assert lockstep.talk_time(job) == job.asked_t

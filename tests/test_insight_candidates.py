@@ -57,3 +57,14 @@ def test_focal_questions_ask_about_what_the_memories_keep_coming_back_to():
     offered = checked_candidates(FocalPoints(), FocalInputs("Maya", "p", MAYA, CAST))
     assert len(offered) == len(maya)  # every question passes the checks generated ones have
     assert all(c.out.questions[-1] == BROAD_QUESTION for c in offered)  # the broad one is always asked too
+
+
+def test_a_wish_is_not_drawn_from_an_earlier_conclusion_about_a_person():
+    """"I would like to spend more time with Felix." (a conclusion about Felix, said only to him) came back as
+    the wish "It matters to me to spend more time with Felix." and was said to Dara."""
+    found = insight_options("Arjun", "What do I want most right now?",
+                            ["I would like to spend more time with Felix.", "I want to learn the new espresso machine."],
+                            ["Felix", "Dara"])
+    statements = [o.statement for o in found]
+    assert "It matters to me to learn the new espresso machine." in statements
+    assert not any(s.startswith("It matters to me to spend") for s in statements), statements

@@ -413,3 +413,47 @@ def test_a_day_heard_is_answered_and_told_back_not_met_with_how_so():
     gossip = inputs(speaker="Jonah", listener="Erica", day=jonah, t=10 * 3600.0,
                     history=["Erica: Hi Jonah.", "Jonah: Hello, Erica.", "Erica: Maya won the chess cup."])
     assert set(texts(gossip)) & set(FOLLOW_UPS)  # other news still gets the stock follow-ups
+
+
+def test_a_sorrow_is_answered_not_talked_over_with_a_liking():
+    """A play had Maya say she felt terrible about missing Jonah's opening and Priya answer "I like trying
+    recipes from countries I have never visited."; a memory or thought on the sorrow may still be said."""
+    i = inputs(speaker="Priya", listener="Maya", urgent_thoughts=["Priya wants to bake bread this weekend"],
+               memories=["Priya likes trying recipes from countries she has never visited",
+                         "Priya went to Jonah's exhibition opening on Friday"],
+               history=["Maya: I missed Jonah's exhibition opening and I feel terrible about it."])
+    lines = texts(i)
+    assert set(lines) & set(SYMPATHY)
+    assert not any("recipes" in t or "bread" in t for t in lines), lines
+    assert "I went to Jonah's exhibition opening on Friday." in lines
+    assert not any(c.source == "greeting" for c in checked_candidates(ConversationLine(), i))
+
+
+def test_a_greeting_is_not_echoed_and_how_are_you_is_answered_not_greeted():
+    """Plays had "There you are, Arjun." met with "There you are, Erica.", and "Hi Arjun, how's your day
+    going?" with "Hey Erica! How are you doing?"."""
+    for n in range(12):
+        i = inputs(speaker="Arjun", listener="Erica", t=n * 600.0, history=["Erica: There you are, Arjun."])
+        assert "There you are, Erica." not in texts(i)
+    asked = checked_candidates(ConversationLine(), inputs(history=["Jonah: Hi Tomas, how's your day going?"]))
+    assert asked and not any(c.source == "greeting" for c in asked)
+    assert any(c.source.startswith("answer:how-are-you") for c in asked)
+
+
+def test_a_reply_to_a_day_told_is_not_followed_up_as_news():
+    """A play had "Next on my list: work at 13:30." "Not long now, then." "Oh? How did that happen?"."""
+    for reply in ("Not long now, then.", "Since 07:00? You've been at it a while.", "Sounds like a full morning."):
+        i = inputs(speaker="Maya", listener="Mika", t=13.4 * 3600.0,
+                   history=["Mika: Hi Maya.", "Maya: Next on my list: work at 13:30.", f"Mika: {reply}"])
+        assert not set(texts(i)) & set(FOLLOW_UPS), reply
+
+
+def test_warm_words_are_not_said_to_the_same_person_in_every_talk():
+    """A play had Erica tell Arjun "You matter to me.", "I always enjoy a chat with you." and "I would like
+    to spend more time with you." in three talks of one morning."""
+    thoughts = ["Arjun matters to me.", "I always enjoy a chat with Arjun."]
+    first = texts(inputs(speaker="Erica", listener="Arjun", sentiment=0.6, urgent_thoughts=thoughts))
+    assert any("You matter to me." in t for t in first)
+    later = texts(inputs(speaker="Erica", listener="Arjun", sentiment=0.6, urgent_thoughts=thoughts,
+                         said_before=["Hi Arjun!", "You matter to me."]))
+    assert not any("matter to me" in t or "enjoy a chat" in t for t in later), later

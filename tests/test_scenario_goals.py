@@ -107,3 +107,17 @@ def test_no_one_is_drawn_into_a_talk_in_bed(replayed_rows, name):
     """Housemates asleep by their plans do not strike up talks across the bedroom (a play showed Felix and
     Ren chatting at 06:17 and 06:52 and going back to bed in between)."""
     assert not talks_in_bed(replayed_rows[name]["events"])
+
+
+def uses_cut_by_talks(events: list[dict]) -> list[tuple[str, str, float]]:
+    """(agent, verb, hour) of each use that ends the moment a talk of its user starts."""
+    starts = {(e["t"], a) for e in events if e["kind"] == "chat_start" for a in _as_list(e["agents"])}
+    return [(e["agent"], e["verb"], round(e["t"] % 86400 / 3600, 2)) for e in events
+            if e["kind"] == "action_end" and (e["t"], e["agent"]) in starts]
+
+
+@pytest.mark.parametrize("name", LABELS)
+def test_a_talk_pauses_a_meal_or_a_shift_and_does_not_end_it(replayed_rows, name):
+    """A play had Felix leave his lunch for a chat at 12:35 after three minutes and sit down to it again at
+    13:03: the two talk where they are and carry on afterwards."""
+    assert not uses_cut_by_talks(replayed_rows[name]["events"])

@@ -99,6 +99,7 @@ class AgentMind:
         self.plan: PlanTree | None = None  # main thread's copy of the current day's plan
         self.plan_serial = 0  # which of the planner's trees `plan` is a copy of
         self.activity = Activity(place=persona.home)
+        self.resume: Activity | None = None  # the use a talk paused, taken up again when the talk ends
         self.last_decision: dict[str, Any] | None = None
         self.decisions: deque[dict[str, Any]] = deque(maxlen=RECENT_DECISIONS)
         self.calls: deque[Any] = deque(maxlen=RECENT_CALLS)

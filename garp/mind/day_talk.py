@@ -117,24 +117,38 @@ def part_of_day(t: float) -> str:
     return "morning" if hour < 12 else "afternoon" if hour < 18 else "evening"
 
 
+# What one may answer to the other's day, by what was told ("{}": the time, the part of the day, its article)
+_AT_IT_LONG = ("Since {}? You've been at it a while.", "No rest for you today, then.")
+_AT_IT = ("Oh, don't let me keep you from it.", "Sorry to catch you in the middle of it.")
+_FULL_DAY = ("Sounds like a full {}.", "You've had quite {} {} already.")
+_SOON = ("Not long now, then.", "Oh, that's soon.")
+_LATER = ("Sounds like a plan.", "A busy day ahead, then.")
+_DAY_REPLY = re.compile("|".join(re.escape(t).replace(r"\{\}", r"[\w:]+")
+                                 for t in _AT_IT_LONG + _AT_IT + _FULL_DAY + _SOON + _LATER))
+
+
 def replies_to_day(line: str, t: float) -> list[str]:
     """What one may answer to the other's day as `line` told it at game time `t` ("Since 07:00? You've
     been at it a while."): a reply to what was said, where a stock "How so?" asks for what was told."""
     out: list[str] = []
     since = _HEARD_SINCE.search(line)
     if since and t % DAY_S - (parse_hhmm(since[1]) or 0.0) >= LONG_S:
-        out += [f"Since {since[1]}? You've been at it a while.", "No rest for you today, then."]
+        out += [_AT_IT_LONG[0].format(since[1]), *_AT_IT_LONG[1:]]
     elif since or _HEARD_JUST.search(line):
-        out += ["Oh, don't let me keep you from it.", "Sorry to catch you in the middle of it."]
+        out += _AT_IT
     if _HEARD_EARLIER.search(line):
         part = part_of_day(t)
         article = "an" if part[0] in "aeiou" else "a"  # "an afternoon", "an evening", "a morning"
-        out += [f"Sounds like a full {part}.", f"You've had quite {article} {part} already."]
+        out += [_FULL_DAY[0].format(part), _FULL_DAY[1].format(article, part)]
     if ahead := _HEARD_NEXT.search(line):
         soon = (parse_hhmm(ahead[1]) or 0.0) - t % DAY_S <= SOON_S
-        out += ["Not long now, then.", "Oh, that's soon."] if soon else ["Sounds like a plan.",
-                                                                          "A busy day ahead, then."]
+        out += _SOON if soon else _LATER
     return out
+
+
+def is_day_reply(line: str) -> bool:
+    """`line` is one of `replies_to_day`'s answers: it tells nothing a follow-up could ask about."""
+    return _DAY_REPLY.fullmatch(line.strip()) is not None
 
 
 def and_mine(sentence: str) -> str:

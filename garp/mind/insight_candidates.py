@@ -69,6 +69,11 @@ def private_to(thought: str, listener: str, sentiment: float = 0.0) -> bool:
     return False
 
 
+def concluded(memory: str) -> bool:
+    """`memory` is one of code's conclusions (a statement of `SAID`)."""
+    return any(rx.match(memory.strip()) for rxs in _SAID_RX.values() for rx in rxs)
+
+
 class Found(NamedTuple):
     """Something the memories show: a statement of it, the memories (1-based), its kind and what it is about."""
 
@@ -156,7 +161,7 @@ def _about_self(memories: list[str]) -> list[Found]:
     mine = [(i, m) for i, m in enumerate(memories, 1) if _first_person(m)]
     for i, m in mine:
         wish = _WISH.match(m)
-        if wish:
+        if wish and not concluded(m):  # "I would like to spend more time with Felix" is about a person, not a wish
             out.append(Found(_said("wish", wish.group(1).rstrip(", ")), [i], "wish", ""))
     worried = [i for i, m in mine if _WORRY.search(m)]
     glad = [i for i, m in mine if _GLAD.search(m) and not _WORRY.search(m)]

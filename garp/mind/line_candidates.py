@@ -18,7 +18,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from garp.mind.day_talk import DayTalk, and_mine, replies_to_day, tells_day
+from garp.mind.day_talk import DayTalk, and_mine, is_day_reply, replies_to_day, tells_day
 from garp.mind.first_person import first_person, memory_in_first_person, to_listener
 from garp.mind.insight_candidates import private_to
 from garp.textclean import plain as _plain
@@ -167,7 +167,8 @@ def greetings(i: Any, n: int = 1) -> list[str]:
     tier = sum(float(getattr(i, "familiarity", 0.5)) >= bound for bound in GREETING_TIERS)
     if tier == 0 and i.history and not _greeted(i, i.history[0], tier=0):
         tier = 1  # greeted by name as someone known: not "I don't think we've met" back
-    pool = greeting_pools(i.speaker, i.listener)[tier]
+    heard = _plain(i.history[-1].split(":", 1)[-1].replace(i.speaker, "NAME")) if i.history else ""
+    pool = [g for g in greeting_pools(i.speaker, i.listener)[tier] if _plain(g.replace(i.listener, "NAME")) != heard]
     return stable_pick(fresh(pool, i) or pool, turn_key("greet", i), n)  # few: the model has a favourite
 
 
@@ -189,6 +190,16 @@ WARM_REPLIES = tuple(dict.fromkeys(r for _, replies in _WARM for r in replies))
 _SYMPATHY_PLAIN = frozenset(_plain(s) for s in SYMPATHY)
 
 
+def tells_sorrow(last: str) -> bool:
+    """`last` tells a worry or a hurt (not a question about one): it is answered, not talked over."""
+    return bool(_SAD.search(last)) and not _QUESTION.search(last)
+
+
+def warm(line: str) -> bool:
+    """`line` says warm words to the one it is said to ("You matter to me.")."""
+    return any(rx.search(line) for rx, _ in _WARM)
+
+
 def replies_to_feeling(last: str) -> tuple[str, ...]:
     """Answers to a feeling told: thanks for sympathy ("Funny you should say that." had answered "I'm sorry to
     hear that."), sympathy for sorrow, warmth for warm words; () when `last` tells none (a question about a
@@ -197,7 +208,7 @@ def replies_to_feeling(last: str) -> tuple[str, ...]:
         return THANKS_FOR_CARE
     if _QUESTION.search(last):
         return ()
-    return SYMPATHY if _SAD.search(last) else next((replies for rx, replies in _WARM if rx.search(last)), ())
+    return SYMPATHY if tells_sorrow(last) else next((replies for rx, replies in _WARM if rx.search(last)), ())
 
 
 FOLLOW_UPS = ("Oh, really? Tell me more.", "That's good to hear.", "I didn't know that.", "Interesting. How so?",
@@ -262,8 +273,8 @@ def _greeted(i: Any, line: str, tier: int | None = None) -> bool:
 
 
 def says_nothing(i: Any, last: str) -> bool:
-    """The listener's last line was a greeting to the speaker or a stock reply."""
-    return _greeted(i, last) or _plain(last) in _SMALL_TALK_PLAIN
+    """The listener's last line was a greeting to the speaker or a stock reply (to a day told, too)."""
+    return _greeted(i, last) or _plain(last) in _SMALL_TALK_PLAIN or is_day_reply(last)
 
 
 def answers(i: Any, last: str) -> list[LineOption]:
@@ -336,16 +347,24 @@ def _day(i: Any) -> DayTalk:
 
 def own_topics(i: Any, last: str) -> list[LineOption]:
     """What the speaker has to say: its thoughts, the purpose of the meeting, memories the last line
-    brought up (retrieved with it as the query), worth more the more words they share with it."""
+    brought up (retrieved with it as the query), worth more the more words they share with it. After a
+    sorrow told, only what bears on it (a liking of one's own talks over it); warm words to the listener
+    once in a while, not in every talk."""
     out: list[LineOption] = []
+    said = content_words(last)
+    hurt = tells_sorrow(last)
+    warm_before = any(warm(b) for b in getattr(i, "said_before", ()))
     for thought in [t for t in i.urgent_thoughts if tellable(t, i.listener, i.sentiment)][-2:]:
-        out.append(LineOption(spoken(thought, i.speaker, i.listener), U_THOUGHT, "thought"))
+        line = spoken(thought, i.speaker, i.listener)
+        if not (hurt and not said & content_words(thought)) and not (warm_before and warm(line)):
+            out.append(LineOption(line, U_THOUGHT, "thought"))
     if i.purpose and not i.history:
         out.append(LineOption(f"Thanks for meeting me, {i.listener}.", U_PURPOSE, "purpose"))
-    said = content_words(last)
     for memory in i.memories:
         if tellable(memory, i.listener, i.sentiment) and memory not in getattr(i, "rules", ()):  # a rule guides, it is not news
             overlap = len(said & content_words(memory)) / len(said) if said else 0.0
+            if hurt and not overlap:
+                continue
             utility = U_UNRELATED if said and not overlap else U_MEMORY + U_OVERLAP * overlap
             out.append(LineOption(spoken(memory, i.speaker, i.listener), utility, "memory"))
     return out + day_topics(i, last)
@@ -369,8 +388,8 @@ def line_options(i: Any) -> list[LineOption]:
         return [LineOption(f, U_FAREWELL_LAST, "farewell") for f in farewells(i, 2)]
     else:
         options += answers(i, last)
-    if len(i.history) == 1:  # the other opened: greet them back
-        options += [LineOption(g, U_ANSWER, "greeting") for g in greetings(i, 2)]  # two: one may echo theirs
+    if len(i.history) == 1 and not (tells_sorrow(last) or _HOW_ARE_YOU.search(last)):  # the other opened: greet
+        options += [LineOption(g, U_ANSWER, "greeting") for g in greetings(i, 2)]
     if i.last_turn:
         options += [LineOption(f, U_FAREWELL_LAST, "farewell") for f in farewells(i)]
     if getattr(i, "reserved", False):  # brief: a reserved speaker's short lines are worth a little more

@@ -5,6 +5,7 @@ command type, chosen by type (functools.singledispatchmethod).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import singledispatchmethod
 from typing import Any
 
@@ -187,7 +188,17 @@ class Applier:
             m = self.minds[n]
             m.needs.conversation()
             body = self.world.bodies[n]
-            if body.using:  # talking pauses what they were doing
+            m.resume = paused_use(m.activity, body.using, end - t)
+            if body.using and m.resume is None:  # talking ends what they were doing
                 self.world.finish_use(n, t)
             m.pending.pop("decide", None)
             m.activity = Activity("chat", f"talking with {b if n == a else a}", body.place, start_t=t, end_t=end)
+
+
+def paused_use(act: Activity, using: tuple[str, str] | None, talk_s: float) -> Activity | None:
+    """The use `act` a talk of `talk_s` game s pauses, to be taken up again when the talk ends (a play had
+    Felix leave his lunch for a chat at 12:35 and sit down to it again at 13:03); None when the body is
+    using nothing the activity is about. Shifted by the talk, so the relief over its span is unchanged."""
+    if act.kind != "use" or using is None or using != (act.object_id, act.verb):
+        return None
+    return replace(act, start_t=act.start_t + talk_s, end_t=act.end_t + talk_s)

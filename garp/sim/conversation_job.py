@@ -62,11 +62,12 @@ async def converse(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMi
         return []
     # without a deadline a request waits behind every request that has one, while both stay booked
     per_call_s = None if brain.sequential else REQUEST_DEADLINE_WALL_S
-    t = brain.now(job)  # play: a talk that waited its turn is about the time it is shown
+    started, t = brain.now(job), brain.talk_time(job)  # play: the lines are about the time they are shown
     days = {m.name: day_so_far(job.doings, m.name, t) for m in (a, b)}  # off the frame loop
     tr = await run_conversation(speaker(brain, a, b.name, job.place, topic, purpose, t, days),
                                 speaker(brain, b, a.name, job.place, reply_topic, purpose, t, days),
                                 brain.scheduler, t, deadline_s=per_call_s, phrasebook=brain.phrasebook)
+    brain.talk_composed(started)
     pairs = [(l.speaker, l.text) for l in tr.lines]
     held = ChatHeld(agent=a.name, partner=b.name, lines=tuple(pairs), chat_id=job.chat_id, place=job.place,
                     composed_t=t)

@@ -40,6 +40,8 @@ MIN_ACTIVITY_S = 10 * 60.0  # game s: an activity is never cut shorter than this
 JUST_BE_MAX_S = 30 * 60.0  # game s: being somewhere without an object is re-decided this often
 MIN_TRIP_S = 30 * 60.0  # game s: a block elsewhere ending sooner than this is not set out for (our rule)
 REFLECTIONS_SHOWN = 3  # earlier reflections put into the day-plan prompt (III-A1)
+TALK_LAG_MAX_S = 30 * 60.0  # game s: a talk's lines are composed for at most this far ahead of the clock
+TALK_LAG_WEIGHT = 0.5  # weight of the last talk's composing time in the running estimate
 
 # The running job's deadline: one per job, however many model calls the job chains (a day plan,
 # decompositions, the choice), so a late decision is bounded by one lead, not one per call.
@@ -74,6 +76,7 @@ class Brain:
         self.sequential = sequential
         self.hooks = SceneHooks(scenario)
         self.phrasebook = Phrasebook()  # how often each line was said in the town today
+        self.talk_lag = 0.0  # game s a talk's lines took to compose lately (play shows them when they arrive)
         self.affordances = AffordanceEmbeddings(embedder)
         self.company_off_until: dict[str, float] = {}  # agent -> game s the company rule rests until
         self._trees: dict[str, tuple[int, PlanTree | None]] = {}  # agent -> (serial, tree it numbers)
@@ -130,6 +133,18 @@ class Brain:
         on speed); in play the clock's time, if later: a job that waited its turn says what is true
         when it is shown, not when it was asked."""
         return job.asked_t if self.sequential else max(job.asked_t, self.clock.t)
+
+    def talk_time(self, job: Job) -> float:
+        """The game time a talk's lines are composed for: `now`, and in play how long talks lately took
+        to compose, since the lines are shown when they arrive ("Next on my list: lunch at 12:30" is
+        still ahead then, and "since 09:00" counts to then)."""
+        return self.now(job) + (0.0 if self.sequential else self.talk_lag)
+
+    def talk_composed(self, started_t: float) -> None:
+        """A talk whose composing began at clock time `started_t` has its lines ready (play only)."""
+        if not self.sequential:
+            took = min(TALK_LAG_MAX_S, max(0.0, self.clock.t - started_t))
+            self.talk_lag += TALK_LAG_WEIGHT * (took - self.talk_lag)
 
     def _involved(self, job: Job) -> list[str]:
         return [job.agent, *job.others()]
