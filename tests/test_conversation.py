@@ -45,8 +45,8 @@ def test_cooldown_is_16_7_game_minutes_per_pair():
 
 def test_a_pair_that_talked_today_waits_longer_each_time():
     """Two coworkers side by side talked every 17 game minutes all day (16-17 talks a pair in a recorded
-    party_news): each talk held today adds a cooldown before the next, unless one of them has talked
-    with someone else since (news travels); a new day starts afresh, and a save keeps the count."""
+    party_news): each talk held today adds a cooldown before the next, unless one of them has heard or
+    told news in a talk with someone else since (news travels); a new day starts afresh, and a save keeps the count."""
     cm = ConversationManager()
     t = 8 * 3600.0
     for held in range(3):
@@ -58,7 +58,9 @@ def test_a_pair_that_talked_today_waits_longer_each_time():
     saved = ConversationManager()
     saved.restore(cm.state())
     assert saved.on_cooldown("Erica", "Arjun", t + 4 * COOLDOWN_S - 1)
-    cm.note_talk("Erica", "Maya", t + 60.0)  # Erica has since talked with someone else: she may have news
+    cm.note_talk("Erica", "Maya", t + 30.0)  # small talk elsewhere: the coworkers still wait (a play had Arjun,
+    assert cm.on_cooldown("Erica", "Arjun", t + COOLDOWN_S)  # who talks with everyone, chat with Erica hourly)
+    cm.note_talk("Erica", "Maya", t + 60.0, news=True)  # Erica has since heard news: she may pass it on
     assert not cm.on_cooldown("Erica", "Arjun", t + COOLDOWN_S)
     tomorrow = 86400.0 + 7 * 3600.0
     saved.start_cooldown("Erica", "Arjun", tomorrow - 3600.0)

@@ -110,3 +110,16 @@ def test_the_logs_day_events_are_read_in_order_and_stay_current_after_the_first_
     assert [e["t"] for e in first] == [10.0] and [e["t"] for e in later] == [10.0, 12.0, 14.0]
     assert later == [e for e in log.events if e["kind"] in DAY_EVENTS] and later is not log.of_kind(*DAY_EVENTS)
     assert EventLog.read(tmp_path / "events.jsonl") == log.events
+
+
+def test_cooking_is_named_for_a_meal_only_near_that_meal():
+    """A play had Greta, baking at her stove from 08:38 to noon, say she was "cooking breakfast" at 10:36."""
+    from garp.mind.day_record import Done, progressive
+
+    def greta(hour: float) -> str:
+        return progressive(Done(hour * 3600.0, None, "cook", "stove", "Greta's House"), "Greta", "Greta's House")
+    assert greta(7.0) == "cooking breakfast at the stove at home"
+    assert greta(8.64) == "cooking at the stove at home"
+    assert greta(11.5) == "cooking lunch at the stove at home"
+    assert greta(15.0) == "cooking at the stove at home"
+    assert greta(18.5) == "cooking dinner at the stove at home"

@@ -457,3 +457,34 @@ def test_warm_words_are_not_said_to_the_same_person_in_every_talk():
     later = texts(inputs(speaker="Erica", listener="Arjun", sentiment=0.6, urgent_thoughts=thoughts,
                          said_before=["Hi Arjun!", "You matter to me."]))
     assert not any("matter to me" in t or "enjoy a chat" in t for t in later), later
+
+
+def test_concern_is_thanked_and_an_intention_encouraged():
+    """A play had "You have been practising every night for your recital; you look exhausted." answered "I'm
+    sorry to hear that.", and "I want to apologize to Jonah properly, in person." with a liking of one's own."""
+    concern = texts(inputs(speaker="Lena", listener="Dara", memories=["Lena's solo recital is coming up"],
+                           history=["Dara: You have been practising every night for your recital; you look exhausted."]))
+    assert set(concern) & set(THANKS_FOR_CARE) and not set(concern) & set(SYMPATHY), concern
+    assert "My solo recital is coming up." in concern
+    intent = checked_candidates(ConversationLine(), inputs(
+        speaker="Priya", listener="Maya", memories=["Priya likes trying recipes from countries she has never visited"],
+        history=["Maya: Hi Priya.", "Priya: Hello Maya.", "Maya: I want to apologize to Jonah properly, in person."]))
+    best = max(intent, key=lambda c: c.utility)
+    assert best.text in ("I hope it goes well.", "That sounds like a good idea.", "Good luck with that."), best
+    assert not any(c.text in FOLLOW_UPS for c in intent)
+
+
+def test_warm_words_are_said_once_in_a_talk():
+    """A play had Dara say "You matter to me." and then "I always enjoy a chat with you." in one talk."""
+    lines = texts(inputs(speaker="Dara", listener="Arjun", sentiment=0.6,
+                         urgent_thoughts=["Arjun matters to me.", "I always enjoy a chat with Arjun."],
+                         history=["Dara: Arjun! Good to see you. You matter to me.", "Arjun: That means a lot to me."]))
+    assert not any("enjoy a chat" in t for t in lines), lines
+
+
+def test_what_starts_within_minutes_is_not_told_as_next():
+    """A play showed "Next on my list: lectures or shifts at 13:15." at 13:16."""
+    from garp.mind.day_talk import next_line
+    plan = [("lectures or shifts", 13.25 * 3600), ("free time", 15.5 * 3600)]
+    assert next_line(plan, 13.2 * 3600) == "Next on my list: free time at 15:30."
+    assert next_line(plan, 12.9 * 3600) == "Next on my list: lectures or shifts at 13:15."

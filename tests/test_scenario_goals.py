@@ -110,10 +110,11 @@ def test_no_one_is_drawn_into_a_talk_in_bed(replayed_rows, name):
 
 
 def uses_cut_by_talks(events: list[dict]) -> list[tuple[str, str, float]]:
-    """(agent, verb, hour) of each use that ends the moment a talk of its user starts."""
+    """(agent, verb, hour) of each use that ends the moment a talk of its user starts (not by a choice made then)."""
     starts = {(e["t"], a) for e in events if e["kind"] == "chat_start" for a in _as_list(e["agents"])}
+    chosen = {(e["t"], e["agent"]) for e in events if e["kind"] == "decision"}
     return [(e["agent"], e["verb"], round(e["t"] % 86400 / 3600, 2)) for e in events
-            if e["kind"] == "action_end" and (e["t"], e["agent"]) in starts]
+            if e["kind"] == "action_end" and (e["t"], e["agent"]) in starts - chosen]
 
 
 @pytest.mark.parametrize("name", LABELS)

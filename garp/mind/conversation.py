@@ -27,8 +27,8 @@ from garp.units import DAY_S
 CHAT_RANGE_PX = 96.0  # interaction range, map pixels (3 tiles)
 COOLDOWN_S = 1002.0  # per-pair cooldown, game seconds (~16.7 game-minutes, III-A9 / Table II)
 # Our rule: each talk a pair has held today adds one more cooldown before their next (17, 33, 50 min...),
-# unless one of them has since talked with someone else (and may have news): two coworkers side by
-# side talked every 17 minutes all day, a dozen times over.
+# unless one of them has since heard or told news in a talk with someone else: two coworkers side by
+# side talked every 17 minutes all day, a dozen times over (and, reset by any other talk, every hour).
 GUARD_WINDOW_S = 30 * 60.0  # no chat when a commitment starts within this and the agent is not there yet
 WITHDRAWN_FACTOR = 0.5  # withdrawn agents start chats this much less often (III-A3 mechanism 5)
 WITHDRAWN_VALENCE = -0.4  # valence at or below this counts as withdrawn
@@ -120,7 +120,7 @@ class ConversationManager:
         self.talk_range_px, self.cooldown_s = talk_range_px, cooldown_s
         self._last: dict[frozenset, float] = {}
         self._held: dict[frozenset, tuple[int, int, float]] = {}  # pair -> (day, talks held that day, last one's t)
-        self._talked: dict[str, float] = {}  # agent -> game s of its last talk with anyone
+        self._talked: dict[str, float] = {}  # agent -> game s of its last talk that told news
         self._booked: dict[str, str] = {}
         self._bookings: dict[str, Booking] = {}
         self._meetings_held: set[tuple[str, frozenset]] = set()
@@ -162,15 +162,17 @@ class ConversationManager:
     def start_cooldown(self, a: str, b: str, t: float) -> None:
         self._last[frozenset((a, b))] = t
 
-    def note_talk(self, a: str, b: str, t: float) -> None:
-        """The two held a talk at game time `t` (their next waits one cooldown longer today)."""
+    def note_talk(self, a: str, b: str, t: float, news: bool = False) -> None:
+        """The two held a talk at game time `t` (their next waits one cooldown longer today); `news`: an
+        event was told in it (either may pass it on: their talks with others wait no longer)."""
         pair, today = frozenset((a, b)), int(t // DAY_S)
         day, n, _ = self._held.get(pair, (today, 0, t))
         self._held[pair] = (today, (n if day == today else 0) + 1, t)
-        self._talked[a] = self._talked[b] = t
+        if news:
+            self._talked[a] = self._talked[b] = t
 
     def held_today(self, a: str, b: str, t: float) -> int:
-        """Talks the two held today, or 0 when one of them has talked with someone else since."""
+        """Talks the two held today, or 0 when one of them has heard or told news elsewhere since."""
         day, n, last = self._held.get(frozenset((a, b)), (-1, 0, 0.0))
         since = max(self._talked.get(a, last), self._talked.get(b, last)) > last
         return n if day == int(t // DAY_S) and not since else 0

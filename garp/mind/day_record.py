@@ -15,17 +15,19 @@ import re
 from typing import Any, Iterable
 
 from garp.mind.commitments import hhmm
+from garp.mind.plan_repair import MEALS as MEAL_TIMES
 from garp.textclean import listed, with_article
 from garp.units import DAY_S
 
 GO = "go"  # the verb of an arrival somewhere new
 DAY_EVENTS = ("arrive", "action_start", "action_end")  # the log's kinds `day_so_far` reads
 SKIPPED_VERBS = frozenset(("use toilet",))  # nobody tells an interviewer that
-# verb -> the past-tense phrase; {o} is the object with its article, {meal} the meal of that hour
+# verb -> the past-tense phrase; {o} is the object with its article, {meal} the meal of that hour, {cooked} the
+# meal a cook begun then is for ("" when none is near)
 PAST_PHRASES = {
     "attend": "attended class at {o}", "browse": "browsed {o}", "brush teeth": "brushed my teeth",
     "buy": "bought something at {o}", "change": "got changed", "chat": "chatted on {o}", "clean": "cleaned {o}",
-    "clear": "cleared {o}", "cook": "cooked {meal} at {o}", "drink": "had a drink at {o}", "eat": "had {meal} at {o}",
+    "clear": "cleared {o}", "cook": "cooked {cooked} at {o}", "drink": "had a drink at {o}", "eat": "had {meal} at {o}",
     "make coffee": "made coffee at {o}", "make the bed": "made {o}", "nap": "had a nap on {o}",
     "order": "ordered at {o}", "paint": "painted at {o}", "pay": "paid at {o}", "picnic": "had a picnic at {o}",
     "play": "played {o}", "practice": "practised on {o}", "read": "read by {o}", "relax": "relaxed on {o}",
@@ -106,6 +108,18 @@ def object_name(object_id: str) -> str:
     return re.sub(r"-\d+$", "", object_id.rsplit("/", 1)[-1]).replace("-", " ")
 
 
+COOK_LEAD_S = 90 * 60.0  # cooking begun this long before a meal's usual start...
+COOK_LATE_S = 60 * 60.0  # ...or this long after it is cooking that meal
+
+
+def cooked_meal(t: float) -> str:
+    """The meal cooking begun at `t` is for, "" when none is near (a morning's baking from 08:38 to noon was
+    told as "cooking breakfast")."""
+    now = t % DAY_S
+    return next((meal for meal, (_, _, usual, _) in MEAL_TIMES.items() if usual - COOK_LEAD_S <= now < usual + COOK_LATE_S),
+                "")
+
+
 def meal_at(t: float) -> str:
     hour = (t % DAY_S) / 3600.0
     return next((meal for lo, hi, meal in MEALS if lo <= hour < hi), "something to eat")
@@ -142,8 +156,8 @@ def phrase(d: Done, name: str, home: str, with_place: bool = True) -> str:
     template = PAST_PHRASES.get(d.verb, "used {o}")
     if d.verb == "nap" and "bed" in thing:
         template = template.replace(" on ", " in ")
-    what = template.format(o=with_article(thing) if d.verb != GO else ("home" if d.thing == home else d.thing),
-                           meal=meal_at(d.start))
+    what = " ".join(template.format(o=with_article(thing) if d.verb != GO else ("home" if d.thing == home else d.thing),
+                                    meal=meal_at(d.start), cooked=cooked_meal(d.start)).split())
     if d.verb == GO or not with_place or not d.place or d.place in thing:
         return what
     return what + (" at home" if d.place == home else f" at {d.place}")

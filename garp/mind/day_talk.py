@@ -26,6 +26,7 @@ NOT_WHILE_TALKING = frozenset(("shower", "bathe", "bath", "wash", "nap"))
 SOON_S = 45 * 60        # a next item starting within this is "not long now"
 LONG_S = 60 * 60        # a use going on this long is "at it a while"
 MEAL_NEWS_S = 60 * 60  # a meal further ahead than this is not told as what is next
+NEXT_MIN_S = 5 * 60     # an item starting sooner than this is under way by the time the line is heard, not next
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ def next_line(plan: list[tuple[str, float]], t: float) -> str:
     """ "Next on my list: guitar practice at 14:00." from the remembered plan (first person); a meal is
     nobody's news until it is near ("have lunch at 12:30" at 09:00 is passed over)."""
     now_s = t % DAY_S
-    ahead = next(((WAKING.sub("", what), start) for what, start in plan if start > now_s
+    ahead = next(((WAKING.sub("", what), start) for what, start in plan if start >= now_s + NEXT_MIN_S
                   and not (is_meal(what) and start - now_s > MEAL_NEWS_S)), None)
     if ahead is None or not ahead[0]:
         return ""

@@ -188,6 +188,11 @@ _WARM = ((re.compile(r"\byou matter\b", re.I), ("That means a lot to me.", "Than
          (re.compile(r"\bseeing a lot of you\b", re.I), ("We have, haven't we? I like it.", _KIND)))
 WARM_REPLIES = tuple(dict.fromkeys(r for _, replies in _WARM for r in replies))
 _SYMPATHY_PLAIN = frozenset(_plain(s) for s in SYMPATHY)
+_ABOUT_YOU = re.compile(r"\byou(?:r|'re|'ve)?\b", re.I)  # "you look exhausted": a concern for the listener, not a sorrow
+# an intention told ("I want to apologize to Jonah properly.") is encouraged, not met with "Oh? How did that happen?"
+_INTENT = re.compile(r"^I (?:really )?(?:want|need|would like|would love|'d like|'d love|mean|plan|am going|'m going) to\b"
+                     r"(?!.*\byou\b)[^?]*$", re.I)
+ENCOURAGE = ("I hope it goes well.", "That sounds like a good idea.", "Good luck with that.")
 
 
 def tells_sorrow(last: str) -> bool:
@@ -200,15 +205,18 @@ def warm(line: str) -> bool:
     return any(rx.search(line) for rx, _ in _WARM)
 
 
-def replies_to_feeling(last: str) -> tuple[str, ...]:
-    """Answers to a feeling told: thanks for sympathy ("Funny you should say that." had answered "I'm sorry to
-    hear that."), sympathy for sorrow, warmth for warm words; () when `last` tells none (a question about a
-    worry asks, it does not tell)."""
+def replies_in_kind(last: str) -> tuple[str, ...]:
+    """Answers to a feeling or an intention told: thanks for sympathy ("Funny you should say that." had answered
+    "I'm sorry to hear that.") and for concern ("you look exhausted"), sympathy for sorrow, warmth for warm words,
+    encouragement for a plan of one's own; () when `last` tells none (a question about a worry asks, it does not tell)."""
     if _plain(last) in _SYMPATHY_PLAIN:
         return THANKS_FOR_CARE
     if _QUESTION.search(last):
         return ()
-    return SYMPATHY if tells_sorrow(last) else next((replies for rx, replies in _WARM if rx.search(last)), ())
+    if tells_sorrow(last):
+        return THANKS_FOR_CARE if _ABOUT_YOU.search(last) else SYMPATHY
+    warmth = next((replies for rx, replies in _WARM if rx.search(last)), ())
+    return warmth or (ENCOURAGE if _INTENT.search(last.strip()) else ())
 
 
 FOLLOW_UPS = ("Oh, really? Tell me more.", "That's good to hear.", "I didn't know that.", "Interesting. How so?",
@@ -224,9 +232,9 @@ CATCH_UPS = ("How have things been with you?", "How's it all going?", "How's you
 _DAY_ASKED = re.compile(r"\b(up to|been doing|what (are|were|'re) you doing|busy (day|today|morning|afternoon)|"
                         r"are you busy|plans?|rest of (your|the) day|still \w+ing|what's next)\b[^?]*\?", re.I)
 _PLAIN_ANSWERS = tuple(t for t in HOW_ARE_YOU_ANSWERS if not t.endswith("?"))  # told, then one's day after it
-CANNED_TURNS = frozenset(HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + SYMPATHY + THANKS_FOR_CARE + WARM_REPLIES + FOLLOW_UPS
-                         + CATCH_UPS)
-SMALL_TALK = HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + THANKS_FOR_CARE + WARM_REPLIES + FOLLOW_UPS + CATCH_UPS  # sympathy cares
+CANNED_TURNS = frozenset(HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + SYMPATHY + THANKS_FOR_CARE + WARM_REPLIES + ENCOURAGE
+                         + FOLLOW_UPS + CATCH_UPS)
+SMALL_TALK = HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + THANKS_FOR_CARE + WARM_REPLIES + ENCOURAGE + FOLLOW_UPS + CATCH_UPS  # sympathy cares
 _SMALL_TALK_PLAIN = frozenset(_plain(t) for t in SMALL_TALK)
 
 
@@ -300,7 +308,7 @@ def answers(i: Any, last: str) -> list[LineOption]:
     stock = says_nothing(i, last)  # "Good for you." answers no "Hi" or "Fine."
     replies = fresh(replies_to_day(last, i.t), i)
     out += [LineOption(t, U_DAY_REPLY, "answer:day") for t in stable_pick(replies, key, TEMPLATES_PER_KIND)]
-    if felt := fresh(replies_to_feeling(last), i):  # a feeling told is answered, not followed up
+    if felt := fresh(replies_in_kind(last), i):  # a feeling or an intention told is answered, not followed up
         out += [LineOption(t, U_FEELING, "answer:feeling") for t in stable_pick(felt, key, TEMPLATES_PER_KIND)]
     elif not _QUESTION.search(last) and not stock and not replies:  # a day told has answers of its own
         out += [LineOption(t, U_FOLLOW_UP, "follow-up") for t in stable_pick(fresh(FOLLOW_UPS, i), key, TEMPLATES_PER_KIND)]
@@ -353,7 +361,8 @@ def own_topics(i: Any, last: str) -> list[LineOption]:
     out: list[LineOption] = []
     said = content_words(last)
     hurt = tells_sorrow(last)
-    warm_before = any(warm(b) for b in getattr(i, "said_before", ()))
+    mine = [h.split(":", 1)[-1] for h in i.history if h.split(":", 1)[0] == i.speaker]
+    warm_before = any(warm(b) for b in [*getattr(i, "said_before", ()), *mine])  # in an earlier talk or this one
     for thought in [t for t in i.urgent_thoughts if tellable(t, i.listener, i.sentiment)][-2:]:
         line = spoken(thought, i.speaker, i.listener)
         if not (hurt and not said & content_words(thought)) and not (warm_before and warm(line)):

@@ -125,6 +125,7 @@ class Applier:
     # --- doing ----------------------------------------------------------------------------------
     def _do(self, mind: AgentMind, d: Do, t: float) -> None:
         mind.record_decision(d.decision)
+        mind.resume = None  # a choice made since a talk paused a use replaces it
         target = d.object_id or d.place
         duration = float(d.duration_s or DEFAULT_USE_S)
         body = self.world.bodies[mind.name]
@@ -182,7 +183,7 @@ class Applier:
             self.log.emit("chat_line", tl, agent=speaker, text=text, chat_id=d.chat_id)
             self.world.say(speaker, text, tl, duration_s=CHAT_LINE_GAP_S * 2)
         end = t + len(d.lines) * CHAT_LINE_GAP_S
-        self.conversations.note_talk(a, b, t)
+        self.conversations.note_talk(a, b, t, news=d.news)
         self.log.emit("chat_end", end, initiator=a, partner=b, chat_id=d.chat_id, lines=len(d.lines))
         for n in (a, b):
             m = self.minds[n]

@@ -69,11 +69,11 @@ async def converse(brain: JobContext, job: ConverseJob, a: AgentMind, b: AgentMi
                                 brain.scheduler, t, deadline_s=per_call_s, phrasebook=brain.phrasebook)
     brain.talk_composed(started)
     pairs = [(l.speaker, l.text) for l in tr.lines]
+    told = any(l.act for l in tr.lines)  # an event told in so many words needs no extraction from the lines
     held = ChatHeld(agent=a.name, partner=b.name, lines=tuple(pairs), chat_id=job.chat_id, place=job.place,
-                    composed_t=t)
+                    composed_t=t, news=told)
     # the lines go to the main thread now: play shows them while the memories below are made
     commands: list[Command] = [] if send_early(held) else [held]
-    told = any(l.act for l in tr.lines)  # an event told in so many words needs no extraction from the lines
     eff = await conversation_effects(tr, brain.scheduler, known_places=brain.known_places,
                                      known_agents=list(brain.minds), start_date=brain.scenario.start_date,
                                      clock_label=job.clock_label, conversation_id=job.chat_id,

@@ -224,6 +224,7 @@ class ChatHeld(Command):
     chat_id: str
     place: str
     composed_t: float = 0.0  # game s the lines were composed for (play shows them when they arrive)
+    news: bool = False  # a line told an event (an invitation or news passed on)
 
 
 @dataclass(frozen=True, kw_only=True)
