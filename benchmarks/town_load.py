@@ -165,11 +165,12 @@ def outcome_shares(answered: dict, events: list[dict]) -> dict:
 
 
 def chat_delays(events: list[dict]) -> dict:
-    """Game minutes a talk waited: from the two meeting to its lines being shown, and from the time
-    its lines were composed for to being shown (a line naming the clock is that stale)."""
+    """Game minutes a talk waited: from the two meeting to its lines being shown, and between the time
+    its lines were composed for and being shown, either way (a line naming the clock is that far off;
+    play composes for the expected showing time, which may fall after it)."""
     starts = [e for e in events if e["kind"] == "chat_start" and "composed_t" in e]
     waited = [(e["t"] - e["asked_t"]) / 60.0 for e in starts]
-    stale = [(e["t"] - e["composed_t"]) / 60.0 for e in starts]
+    stale = [abs(e["t"] - e["composed_t"]) / 60.0 for e in starts]
     return {"chats": len(starts), "chat_wait_min_p50": round(percentile(waited, 0.5), 1),
             "chat_wait_min_p99": round(percentile(waited, 0.99), 1),
             "chat_stale_min_p50": round(percentile(stale, 0.5), 1),

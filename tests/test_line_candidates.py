@@ -480,6 +480,9 @@ def test_warm_words_are_said_once_in_a_talk():
                          urgent_thoughts=["Arjun matters to me.", "I always enjoy a chat with Arjun."],
                          history=["Dara: Arjun! Good to see you. You matter to me.", "Arjun: That means a lot to me."]))
     assert not any("enjoy a chat" in t for t in lines), lines
+    remembered = texts(inputs(speaker="Erica", listener="Arjun", sentiment=0.6, memories=["Arjun matters to me."],
+                              history=["Erica: Hi Arjun. I always enjoy a chat with you.", "Arjun: Thank you."]))
+    assert not any("matter to me" in t for t in remembered), remembered  # a reflection retrieved as a memory too
 
 
 def test_what_starts_within_minutes_is_not_told_as_next():
@@ -488,3 +491,23 @@ def test_what_starts_within_minutes_is_not_told_as_next():
     plan = [("lectures or shifts", 13.25 * 3600), ("free time", 15.5 * 3600)]
     assert next_line(plan, 13.2 * 3600) == "Next on my list: free time at 15:30."
     assert next_line(plan, 12.9 * 3600) == "Next on my list: lectures or shifts at 13:15."
+
+
+def test_a_question_or_a_plan_told_is_answered_before_ones_own_thoughts():
+    """Plays had "Hi Arjun, how's your day going?" answered "I always enjoy a chat with you.", "Hi Felix. How has
+    your day been?" met with "How have things been with you?", a plan told met with a liking of one's own, and
+    "Maya promised to come to my exhibition opening and never showed up." with "That makes sense to me."."""
+    asked = texts(inputs(speaker="Arjun", listener="Erica", sentiment=0.6,
+                         urgent_thoughts=["I always enjoy a chat with Erica."],
+                         history=["Erica: Hi Arjun, how's your day going?"]))
+    assert not any("enjoy a chat" in t for t in asked), asked
+    greeted = texts(inputs(speaker="Felix", listener="Arjun",
+                           history=["Felix: There you are, Arjun.", "Arjun: Hi Felix. How has your day been?"]))
+    assert not any(t.startswith(("How have things", "How's it all", "How's your week", "How are things"))
+                   for t in greeted), greeted
+    plan = texts(inputs(speaker="Priya", listener="Maya", memories=["Priya likes trying recipes from abroad"],
+                        history=["Maya: Hi Priya.", "Priya: Hello Maya.", "Maya: I want to apologize to Jonah properly."]))
+    assert not any("recipes" in t for t in plan), plan
+    let_down = texts(inputs(history=["Tomas: Hi Jonah.", "Jonah: Hello, Tomas.",
+                                     "Jonah: Maya promised to come to my exhibition opening and never showed up."]))
+    assert set(let_down) & set(SYMPATHY) and not set(let_down) & set(FOLLOW_UPS), let_down

@@ -49,7 +49,7 @@ _NOT_TOLD = re.compile(r"\b(is in use|is idle|is free|is empty|is being used|nea
                        r"\b(sees|saw|noticed|notices|talked (?:with|to)|talks (?:with|to)|plan for|was interviewed)\b|"
                        r"\b(said|says|told \w+):", re.I)
 _QUESTION = re.compile(r"\?\s*$|\?")
-_HOW_ARE_YOU = re.compile(r"\bhow (are|is|have) (you|things|your day|it going)|how's (it|your|things)|"
+_HOW_ARE_YOU = re.compile(r"\bhow (are|is|has|have) (you|things|your day|it going)|how's (it|your|things)|"
                           r"how are you doing|how do you do\b|\b(how|what) about you\?|\band you\?", re.I)
 _ASKED_BACK = re.compile(r"\b(how|what) about you\?|\band you\?", re.I)
 FAREWELL = re.compile(r"\b(bye|goodbye|(?<!to )see you|got to go|gotta go|get going|take care|be off|"
@@ -64,7 +64,8 @@ _ELSEWHERE = re.compile(r"\b(?:to|with|for|about|at) (?!(?:Mon|Tues|Wednes|Thurs
 _INVITE = re.compile(r"\b(would you like to|do you want to|care to join|shall we|are you free)\b[^?]*\?", re.I)
 _SAD = re.compile(r"\b(?<!not )(?<!n't )(?<!not too )(sad|tired|worried|nervous|upset|hard|difficult|lonely|bad|"
                   r"angry|hurt|awful|stressed|afraid|scared|frightened|fears?|anxious|shak(?:e|es|ing)|sick|exhausted|lost|"
-                  r"broken|worry|worries|weighing on me|guilty|terrible|dread\w*)\b", re.I)  # "not bad at all" is no sorrow
+                  r"broken|worry|worries|weighing on me|guilty|terrible|dread\w*|disappointed|let (?:me|him|her|us) down|"
+                  r"never showed(?: up)?|stood (?:me|him|her) up|broke (?:my|his|her|their) promise)\b", re.I)  # "not bad at all" is no sorrow
 _STOP = frozenset("the a an and or but of to in on at for with from by about as is are was were be been am i you "
                   "he she it we they me my your his her its our their this that what how do did have has had not "
                   "so just really too also there here then than can could would will i'm it's that's".split())
@@ -303,7 +304,7 @@ def answers(i: Any, last: str) -> list[LineOption]:
         out += [LineOption(t, U_ANSWER, "answer:invitation") for t in pool]
     if _QUESTION.search(last) and not out:
         out += [LineOption(t, U_CANNED, "answer:unsure") for t in stable_pick(fresh(UNSURE_ANSWERS, i), key, 1)]
-    if _greeted(i, last) and len(i.history) >= 2:  # greeted back: ask after them rather than leave at once
+    if _greeted(i, last) and len(i.history) >= 2 and not _HOW_ARE_YOU.search(last):  # greeted back: ask after them
         out += [LineOption(t, U_CANNED, "catch-up") for t in stable_pick(fresh(CATCH_UPS, i), key, 1)]
     stock = says_nothing(i, last)  # "Good for you." answers no "Hi" or "Fine."
     replies = fresh(replies_to_day(last, i.t), i)
@@ -356,26 +357,27 @@ def _day(i: Any) -> DayTalk:
 def own_topics(i: Any, last: str) -> list[LineOption]:
     """What the speaker has to say: its thoughts, the purpose of the meeting, memories the last line
     brought up (retrieved with it as the query), worth more the more words they share with it. After a
-    sorrow told, only what bears on it (a liking of one's own talks over it); warm words to the listener
-    once in a while, not in every talk."""
+    question, a sorrow, warm words or a plan told, only what bears on it (a liking of one's own talks over
+    it); warm words to the listener once in a while, not in every talk."""
     out: list[LineOption] = []
     said = content_words(last)
-    hurt = tells_sorrow(last)
+    answer_first = bool(_QUESTION.search(last) or replies_in_kind(last))  # to be answered, not talked over
     mine = [h.split(":", 1)[-1] for h in i.history if h.split(":", 1)[0] == i.speaker]
     warm_before = any(warm(b) for b in [*getattr(i, "said_before", ()), *mine])  # in an earlier talk or this one
     for thought in [t for t in i.urgent_thoughts if tellable(t, i.listener, i.sentiment)][-2:]:
         line = spoken(thought, i.speaker, i.listener)
-        if not (hurt and not said & content_words(thought)) and not (warm_before and warm(line)):
+        if not (answer_first and not said & content_words(thought)) and not (warm_before and warm(line)):
             out.append(LineOption(line, U_THOUGHT, "thought"))
     if i.purpose and not i.history:
         out.append(LineOption(f"Thanks for meeting me, {i.listener}.", U_PURPOSE, "purpose"))
     for memory in i.memories:
         if tellable(memory, i.listener, i.sentiment) and memory not in getattr(i, "rules", ()):  # a rule guides, it is not news
             overlap = len(said & content_words(memory)) / len(said) if said else 0.0
-            if hurt and not overlap:
+            line = spoken(memory, i.speaker, i.listener)
+            if (answer_first and not overlap) or (warm_before and warm(line)):
                 continue
             utility = U_UNRELATED if said and not overlap else U_MEMORY + U_OVERLAP * overlap
-            out.append(LineOption(spoken(memory, i.speaker, i.listener), utility, "memory"))
+            out.append(LineOption(line, utility, "memory"))
     return out + day_topics(i, last)
 
 
