@@ -116,8 +116,8 @@ def cooked_meal(t: float) -> str:
     """The meal cooking begun at `t` is for, "" when none is near (a morning's baking from 08:38 to noon was
     told as "cooking breakfast")."""
     now = t % DAY_S
-    return next((meal for meal, (_, _, usual, _) in MEAL_TIMES.items() if usual - COOK_LEAD_S <= now < usual + COOK_LATE_S),
-                "")
+    near = (meal for meal, (_, _, usual, _) in MEAL_TIMES.items() if usual - COOK_LEAD_S <= now < usual + COOK_LATE_S)
+    return next(near, "")
 
 
 def meal_at(t: float) -> str:

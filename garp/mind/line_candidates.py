@@ -62,10 +62,11 @@ _NOT_APOLOGY = re.compile(r"\bsorry (?:to hear|for your loss)|\bsorry, i (?:don'
 _ELSEWHERE = re.compile(r"\b(?:to|with|for|about|at) (?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b)([A-Z][a-z]+)\b"
                         r"(?!'|\s+(?:Cafe|House|Shop|School|Office|Library|Park|Bar|Hall|Room|Street|Square))")
 _INVITE = re.compile(r"\b(would you like to|do you want to|care to join|shall we|are you free)\b[^?]*\?", re.I)
+# "not bad at all" is no sorrow; being let down is one
 _SAD = re.compile(r"\b(?<!not )(?<!n't )(?<!not too )(sad|tired|worried|nervous|upset|hard|difficult|lonely|bad|"
                   r"angry|hurt|awful|stressed|afraid|scared|frightened|fears?|anxious|shak(?:e|es|ing)|sick|exhausted|lost|"
                   r"broken|worry|worries|weighing on me|guilty|terrible|dread\w*|disappointed|let (?:me|him|her|us) down|"
-                  r"never showed(?: up)?|stood (?:me|him|her) up|broke (?:my|his|her|their) promise)\b", re.I)  # "not bad at all" is no sorrow
+                  r"never showed(?: up)?|stood (?:me|him|her) up|broke (?:my|his|her|their) promise)\b", re.I)
 _STOP = frozenset("the a an and or but of to in on at for with from by about as is are was were be been am i you "
                   "he she it we they me my your his her its our their this that what how do did have has had not "
                   "so just really too also there here then than can could would will i'm it's that's".split())
@@ -235,7 +236,8 @@ _DAY_ASKED = re.compile(r"\b(up to|been doing|what (are|were|'re) you doing|busy
 _PLAIN_ANSWERS = tuple(t for t in HOW_ARE_YOU_ANSWERS if not t.endswith("?"))  # told, then one's day after it
 CANNED_TURNS = frozenset(HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + SYMPATHY + THANKS_FOR_CARE + WARM_REPLIES + ENCOURAGE
                          + FOLLOW_UPS + CATCH_UPS)
-SMALL_TALK = HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + THANKS_FOR_CARE + WARM_REPLIES + ENCOURAGE + FOLLOW_UPS + CATCH_UPS  # sympathy cares
+# everything canned but sympathy, which cares
+SMALL_TALK = HOW_ARE_YOU_ANSWERS + UNSURE_ANSWERS + THANKS_FOR_CARE + WARM_REPLIES + ENCOURAGE + FOLLOW_UPS + CATCH_UPS
 _SMALL_TALK_PLAIN = frozenset(_plain(t) for t in SMALL_TALK)
 
 
