@@ -340,7 +340,7 @@ def day_topics(i: Any, last: str) -> list[LineOption]:
     asks_more = last in FOLLOW_UPS and ("?" in last or "Tell me" in last)  # "How so?": more of what one said
     stock = says_nothing(i, last) and not asks_more
     theirs = tells_day(last)
-    mine = [_plain(h.split(":", 1)[-1]) for h in i.history if h.split(":", 1)[0] == i.speaker]
+    mine = [_plain(line) for line in own_lines(i)]
     told_already = any(_plain(s) in m for s in day.sentences() for m in mine)
     if len(i.history) < 2 or not (stock or theirs) or told_already:
         return []
@@ -350,6 +350,11 @@ def day_topics(i: Any, last: str) -> list[LineOption]:
     if day.listener_doing:
         out.append(LineOption(f"Still {day.listener_doing}?", U_CANNED, "ask:doing"))
     return out
+
+
+def own_lines(i: Any) -> list[str]:
+    """What the speaker has said in this talk so far."""
+    return [h.split(":", 1)[-1].strip() for h in i.history if h.split(":", 1)[0] == i.speaker]
 
 
 def _day(i: Any) -> DayTalk:
@@ -364,20 +369,23 @@ def own_topics(i: Any, last: str) -> list[LineOption]:
     out: list[LineOption] = []
     said = content_words(last)
     answer_first = bool(_QUESTION.search(last) or replies_in_kind(last))  # to be answered, not talked over
-    mine = [h.split(":", 1)[-1] for h in i.history if h.split(":", 1)[0] == i.speaker]
-    warm_before = any(warm(b) for b in [*getattr(i, "said_before", ()), *mine])  # in an earlier talk or this one
+    warm_before = any(warm(b) for b in [*getattr(i, "said_before", ()), *own_lines(i)])  # earlier or in this talk
+
+    def talks_over(text: str, line: str) -> bool:
+        return (answer_first and not said & content_words(text)) or (warm_before and warm(line))
+
     for thought in [t for t in i.urgent_thoughts if tellable(t, i.listener, i.sentiment)][-2:]:
         line = spoken(thought, i.speaker, i.listener)
-        if not (answer_first and not said & content_words(thought)) and not (warm_before and warm(line)):
+        if not talks_over(thought, line):
             out.append(LineOption(line, U_THOUGHT, "thought"))
     if i.purpose and not i.history:
         out.append(LineOption(f"Thanks for meeting me, {i.listener}.", U_PURPOSE, "purpose"))
     for memory in i.memories:
-        if tellable(memory, i.listener, i.sentiment) and memory not in getattr(i, "rules", ()):  # a rule guides, it is not news
+        if not tellable(memory, i.listener, i.sentiment) or memory in getattr(i, "rules", ()):  # a rule guides
+            continue
+        line = spoken(memory, i.speaker, i.listener)
+        if not talks_over(memory, line):
             overlap = len(said & content_words(memory)) / len(said) if said else 0.0
-            line = spoken(memory, i.speaker, i.listener)
-            if (answer_first and not overlap) or (warm_before and warm(line)):
-                continue
             utility = U_UNRELATED if said and not overlap else U_MEMORY + U_OVERLAP * overlap
             out.append(LineOption(line, utility, "memory"))
     return out + day_topics(i, last)

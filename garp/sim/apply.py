@@ -196,6 +196,14 @@ class Applier:
             m.activity = Activity("chat", f"talking with {b if n == a else a}", body.place, start_t=t, end_t=end)
 
 
+def resumed(paused: Activity, using: tuple[str, str] | None, t: float) -> Activity:
+    """The use a talk paused, carried on at `t` (to `t` if it would have ended before) while the body still
+    holds its object; otherwise idle, to decide again now."""
+    if using != (paused.object_id, paused.verb):
+        return Activity("idle", paused.description, paused.place, start_t=t, end_t=t)
+    return paused if paused.end_t > t else replace(paused, end_t=t)
+
+
 def paused_use(act: Activity, using: tuple[str, str] | None, talk_s: float) -> Activity | None:
     """The use `act` a talk of `talk_s` game s pauses, to be taken up again when the talk ends (a play had
     Felix leave his lunch for a chat at 12:35 and sit down to it again at 13:03); None when the body is

@@ -26,11 +26,11 @@ from typing import Any
 
 from garp.errors import GarpError
 from garp.eventlog import EventLog
-from garp.mind.agent import Activity, AgentMind
+from garp.mind.agent import AgentMind
 from garp.mind.day_record import DAY_EVENTS, arrived_at, day_before, day_so_far
 from garp.scenario.schema import Scenario
 from garp.mind.conversation import ConversationManager, SocialState
-from garp.sim.apply import Applier
+from garp.sim.apply import Applier, resumed
 from garp.sim.cognition import CognitionThread
 from garp.sim.messages import CallRecords, Command, Job, JobFailed, LogEvents, Meeting, Reply
 from garp.sim.opening import open_with_object
@@ -357,7 +357,7 @@ class Simulation:
             self.submit(self.requests.plan_job(mind))
         act = mind.activity
         if act.kind == "chat" and mind.resume is not None and t >= act.end_t:
-            act = mind.activity = self._resumed(name, mind.resume, t)
+            act = mind.activity = resumed(mind.resume, self.world.bodies[name].using, t)
             mind.resume = None
         if act.kind == "walk":
             self.active_game_s[name] += dt
@@ -370,12 +370,6 @@ class Simulation:
             self.waiting_game_s[name] += dt  # late decision: the agent keeps doing what it did (IV-A)
         else:
             self.active_game_s[name] += dt
-
-    def _resumed(self, name: str, paused: Activity, t: float) -> Activity:
-        """The use a talk paused, carried on (to `t` if it would have ended before): the object is still the body's."""
-        if self.world.bodies[name].using != (paused.object_id, paused.verb):
-            return Activity("idle", paused.description, paused.place, start_t=t, end_t=t)
-        return paused if paused.end_t > t else dataclasses.replace(paused, end_t=t)
 
     def _social(self, name: str, t: float) -> SocialState:
         mind, body = self.minds[name], self.world.bodies[name]
